@@ -1,0 +1,79 @@
+# nasui: `make run` serves the panel, `make test` runs the whole fast suite.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+# Debian's own Python (3.11 on bookworm), as on the appliance.
+PYTHON ?= $(shell [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+export NASUI_DATA_DIR ?= $(CURDIR)/var
+RUN_DEBS := python3-venv redis-server redis-tools
+TEST_DEBS := chromium docker-compose
+NODE_DEBS := nodejs npm
+
+.PHONY: help run test lint fmt pytest deps dev-deps sysdeps test-sysdeps vendor migrate clean
+
+help:
+	@echo "make run    install what is missing, then serve http://127.0.0.1:8000 (web, worker, beat, Redis)"
+	@echo "make test   the same set-up, then lint and the whole fast suite (browser tests included)"
+
+sysdeps:
+	@command -v npm >/dev/null || scripts/sysdeps.sh $(NODE_DEBS)
+	@scripts/sysdeps.sh $(RUN_DEBS)
+
+test-sysdeps: sysdeps
+	@scripts/sysdeps.sh $(TEST_DEBS)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(VENV)/.run-installed: requirements.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.dev-installed: requirements-dev.txt requirements.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements-dev.txt
+	touch $@ $(VENV)/.run-installed
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+static/vendor/.copied: node_modules/.installed scripts/vendor.sh
+	scripts/vendor.sh
+	touch $@
+
+vendor: static/vendor/.copied
+
+deps: sysdeps $(VENV)/.run-installed vendor
+
+dev-deps: test-sysdeps $(VENV)/.dev-installed vendor
+
+migrate: deps
+	$(BIN)/python manage.py migrate --noinput -v 0
+	$(BIN)/python manage.py ensure_admin
+	$(BIN)/python manage.py collectstatic --noinput -v 0
+
+# Plain HTTP on loopback: cookies cannot be marked Secure here (the appliance serves HTTPS).
+run: export NASUI_HTTPS ?= 0
+run: migrate
+	@echo "Serving nasui on http://$${NASUI_BIND:-127.0.0.1:8000}  (Ctrl-C stops everything)"
+	$(BIN)/honcho -f Procfile start $$(scripts/redis-if-needed.sh) web worker beat
+
+lint: dev-deps
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy .
+
+fmt: dev-deps
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+pytest: dev-deps
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+test: lint pytest
+
+clean:
+	rm -rf $(VENV) node_modules static/vendor var test-artifacts

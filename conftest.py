@@ -1,0 +1,125 @@
+"""Fixtures for the whole fast suite: a real Redis, a real Celery worker, a browser."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; Django's ORM refuses to run
+# under a running loop unless told that this (single-threaded test) use is fine.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ROOT = Path(__file__).resolve().parent
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_for_port(port: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing answered on 127.0.0.1:{port} within {timeout} s")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def redis_url() -> Iterator[str]:
+    """A private redis-server for the suite; the cache and Celery are pointed at it."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.exit("redis-server is not installed: run `make test`, which installs it", 2)
+    port = _free_port()
+    workdir = tempfile.mkdtemp(prefix="nasui-redis-")
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", workdir],
+        stdout=subprocess.DEVNULL,
+    )
+    _wait_for_port(port)
+    url = f"redis://127.0.0.1:{port}/0"
+    _point_at_redis(url)
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _point_at_redis(url: str) -> None:
+    """Aim Django's cache and Celery at the suite's Redis (before either connected anywhere)."""
+    from django.conf import settings
+
+    from nasui.celery import app
+
+    os.environ["NASUI_REDIS_URL"] = url
+    settings.CACHES["default"]["LOCATION"] = url
+    settings.CELERY_BROKER_URL = url
+    app.conf.update(broker_url=url)
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache(redis_url: str) -> None:
+    """Each test starts with an empty cache (throttling counters, heartbeats)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(
+    redis_url: str, django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A real `celery worker` process using the suite's Redis and test database."""
+    from django.conf import settings
+
+    log = tmp_path_factory.mktemp("worker") / "worker.log"
+    env = dict(
+        os.environ,
+        NASUI_REDIS_URL=redis_url,
+        NASUI_DATABASE_URL=f"sqlite:///{settings.DATABASES['default']['NAME']}",
+    )
+    argv = [sys.executable, "-m", "celery", "-A", "nasui", "worker", "--pool=solo"]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [*argv, "--loglevel=INFO", "--without-mingle", "--without-gossip"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_for_log(log, "ready.", proc)
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _wait_for_log(log: Path, needle: str, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if needle in log.read_text(errors="replace"):
+            return
+        if proc.poll() is not None:
+            break
+        time.sleep(0.2)
+    raise RuntimeError(f"celery worker did not start:\n{log.read_text(errors='replace')}")

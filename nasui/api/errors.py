@@ -1,0 +1,59 @@
+"""One error body for every API failure: {"detail", "code", "fields"}."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.serializers import as_serializer_error
+from rest_framework.views import exception_handler as drf_exception_handler
+
+NON_FIELD = "non_field_errors"
+
+
+def _flatten(detail: Any) -> list[str]:
+    """All messages in a DRF detail structure, in order."""
+    if isinstance(detail, dict):
+        return [m for value in detail.values() for m in _flatten(value)]
+    if isinstance(detail, list):
+        return [m for value in detail for m in _flatten(value)]
+    return [str(detail)]
+
+
+def _field_errors(detail: Any) -> dict[str, list[str]]:
+    """Messages grouped by field name; errors with no field go under non_field_errors."""
+    if isinstance(detail, dict):
+        return {str(k): _flatten(v) for k, v in detail.items()}
+    return {NON_FIELD: _flatten(detail)}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Let DRF build the response, then reshape its body; service ValidationErrors become 400."""
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(as_serializer_error(exc))
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) or None)
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        fields = _field_errors(exc.detail)
+        first = next(iter(fields.items()))
+        summary = first[1][0] if first[0] == NON_FIELD else f"{first[0]}: {first[1][0]}"
+        response.data = {"detail": summary, "code": "invalid", "fields": fields}
+    elif isinstance(exc, exceptions.APIException):
+        codes = exc.get_codes()
+        response.data = {
+            "detail": " ".join(_flatten(exc.detail)),
+            "code": codes if isinstance(codes, str) else "error",
+            "fields": {},
+        }
+    if response.status_code == status.HTTP_401_UNAUTHORIZED:
+        response["WWW-Authenticate"] = 'Token realm="api"'
+    return response

@@ -1,0 +1,16 @@
+"""The core API router (mounted at /api/)."""
+
+from rest_framework.routers import DefaultRouter
+
+from nasui.api.views import JobViewSet, NasuiApiRoot
+
+
+class Router(DefaultRouter):
+    """DefaultRouter whose root view also links to the schema and the docs."""
+
+    APIRootView = NasuiApiRoot
+
+
+router = Router()
+router.register("jobs", JobViewSet, basename="job")
+urlpatterns = router.urls

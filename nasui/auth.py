@@ -1,0 +1,62 @@
+"""REST API authentication by personal tokens: `Authorization: Token <key>` (or Bearer)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import authentication, exceptions
+from rest_framework.request import Request
+
+from nasui.models import ApiToken
+from nasui.tokens import hash_token_key
+
+KEYWORDS = (b"token", b"bearer")
+# Writing last_used_at on every request would turn each API read into a database write.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+class ApiTokenAuthentication(authentication.BaseAuthentication):
+    """Accept an active personal token; a revoked or unknown one is refused."""
+
+    def authenticate(self, request: Request) -> tuple[Any, ApiToken] | None:
+        parts = authentication.get_authorization_header(request).split()
+        if not parts or parts[0].lower() not in KEYWORDS:
+            return None
+        if len(parts) != 2:
+            raise exceptions.AuthenticationFailed("Authorization header must be 'Token <key>'.")
+        key = parts[1].decode("latin-1")
+        token = (
+            ApiToken.objects.select_related("user")
+            .filter(key_hash=hash_token_key(key), revoked_at__isnull=True)
+            .first()
+        )
+        if token is None or not token.user.is_active:
+            raise exceptions.AuthenticationFailed("Invalid or revoked token.")
+        self._touch(token)
+        return token.user, token
+
+    def _touch(self, token: ApiToken) -> None:
+        now = timezone.now()
+        if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
+            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+
+    def authenticate_header(self, request: Request) -> str:
+        return "Token"
+
+
+class ApiTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
+    """Describe token authentication in the OpenAPI schema."""
+
+    target_class = "nasui.auth.ApiTokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "Personal token from Settings: `Token nasui_…`",
+        }

@@ -1,0 +1,31 @@
+"""The Celery application: Redis broker, tasks found in every app, beat schedule built in code."""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nasui.settings")
+
+app = Celery("nasui")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+
+def beat_entry(task: str, seconds: float) -> dict[str, object]:
+    """A periodic entry that expires before the next run is due: a slow worker never piles up."""
+    return {"task": task, "schedule": seconds, "options": {"expires": max(seconds * 0.9, 1.0)}}
+
+
+def build_beat_schedule(heartbeat_seconds: float) -> dict[str, dict[str, object]]:
+    """The periodic work of the panel; each period comes from a NASUI_* setting."""
+    return {"worker-heartbeat": beat_entry("nasui.worker_heartbeat", heartbeat_seconds)}
+
+
+@app.on_after_finalize.connect
+def _install_beat_schedule(sender: Celery, **_: object) -> None:
+    """Read the periods from Django settings once they are loaded."""
+    from django.conf import settings
+
+    sender.conf.beat_schedule = build_beat_schedule(settings.NASUI_HEARTBEAT_SECONDS)

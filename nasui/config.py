@@ -1,0 +1,126 @@
+"""Panel configuration read from NASUI_* environment variables (pure: no Django imports)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import environ
+
+ENGINE_CHOICES = ("auto", "cli", "sandbox")
+ISCSI_ENGINE_CHOICES = ("auto", "lio", "tgt")
+DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "var"
+
+
+class ConfigError(ValueError):
+    """A NASUI_* variable holds a value the panel cannot use."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the panel reads from its environment, already validated."""
+
+    debug: bool
+    https: bool
+    data_dir: Path
+    secret_key: str
+    allowed_hosts: list[str]
+    csrf_trusted_origins: list[str]
+    database_url: str
+    redis_url: str
+    zfs_engine: str
+    iscsi_engine: str
+    sandbox_dir: Path
+    login_failure_limit: int
+    login_cooloff_minutes: int
+    heartbeat_seconds: float
+
+
+def _env(values: Mapping[str, str]) -> environ.Env:
+    """An environ.Env reading from the given mapping instead of os.environ."""
+    env = environ.Env()
+    env.ENVIRON = dict(values)
+    return env
+
+
+def _choice(env: environ.Env, name: str, choices: tuple[str, ...]) -> str:
+    """Read a variable that must be one of a few words."""
+    value = str(env.str(name, default=choices[0])).strip().lower()
+    if value not in choices:
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
+    return value
+
+
+def _positive_int(env: environ.Env, name: str, default: int) -> int:
+    """Read a variable that must be a whole number above zero."""
+    try:
+        value = int(env.int(name, default=default))
+    except ValueError as exc:
+        raise ConfigError(f"{name} must be a whole number; got {env.str(name)!r}") from exc
+    if value < 1:
+        raise ConfigError(f"{name} must be at least 1; got {value}")
+    return value
+
+
+def load_secret_key(data_dir: Path, given: str) -> str:
+    """Use the given key, else the one kept in the data directory, else make and keep one."""
+    if given:
+        return given
+    path = data_dir / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    # Written with owner-only permissions: the key signs sessions.
+    tmp = path.with_suffix(".tmp")
+    tmp.touch(mode=0o600)
+    tmp.write_text(key)
+    tmp.replace(path)
+    return key
+
+
+def load_config(values: Mapping[str, str]) -> Config:
+    """Parse and validate the NASUI_* variables in `values`."""
+    env = _env(values)
+    debug = env.bool("NASUI_DEBUG", default=False)
+    data_dir = Path(env.str("NASUI_DATA_DIR", default=str(DEFAULT_DATA_DIR))).expanduser()
+    if not data_dir.is_absolute():
+        raise ConfigError(f"NASUI_DATA_DIR must be an absolute path; got {str(data_dir)!r}")
+    database_url = env.str("NASUI_DATABASE_URL", default=f"sqlite:///{data_dir / 'nasui.sqlite3'}")
+    if not database_url.startswith(("sqlite://", "postgres://", "postgresql://")):
+        raise ConfigError("NASUI_DATABASE_URL must be a sqlite:// or postgres:// URL")
+    redis_url = env.str("NASUI_REDIS_URL", default="redis://127.0.0.1:6379/0")
+    if not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise ConfigError("NASUI_REDIS_URL must be a redis://, rediss:// or unix:// URL")
+    return Config(
+        debug=debug,
+        https=env.bool("NASUI_HTTPS", default=not debug),
+        data_dir=data_dir,
+        secret_key=load_secret_key(data_dir, env.str("NASUI_SECRET_KEY", default="")),
+        allowed_hosts=env.list("NASUI_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"]),
+        csrf_trusted_origins=env.list("NASUI_CSRF_TRUSTED_ORIGINS", default=[]),
+        database_url=database_url,
+        redis_url=redis_url,
+        zfs_engine=_choice(env, "NASUI_ZFS_ENGINE", ENGINE_CHOICES),
+        iscsi_engine=_choice(env, "NASUI_ISCSI_ENGINE", ISCSI_ENGINE_CHOICES),
+        sandbox_dir=Path(env.str("NASUI_SANDBOX_DIR", default=str(data_dir / "sandbox"))),
+        login_failure_limit=_positive_int(env, "NASUI_LOGIN_FAILURE_LIMIT", 5),
+        login_cooloff_minutes=_positive_int(env, "NASUI_LOGIN_COOLOFF_MINUTES", 15),
+        heartbeat_seconds=float(_positive_int(env, "NASUI_HEARTBEAT_SECONDS", 10)),
+    )
+
+
+def resolve_zfs_engine(choice: str, dev_zfs: Path = Path("/dev/zfs")) -> str:
+    """Turn auto into cli when the OpenZFS module is loaded, else sandbox."""
+    if choice != "auto":
+        return choice
+    return "cli" if dev_zfs.exists() else "sandbox"
+
+
+def celery_url(redis_url: str) -> str:
+    """Kombu spells a Redis unix socket redis+socket://; everything else passes through."""
+    if redis_url.startswith("unix://"):
+        return "redis+socket://" + redis_url.removeprefix("unix://")
+    return redis_url

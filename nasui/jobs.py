@@ -1,0 +1,65 @@
+"""The job pattern: a Celery task that keeps its Job row's status and progress current."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from celery import shared_task
+from django.utils import timezone
+
+from nasui.models import Job
+
+log = logging.getLogger(__name__)
+
+
+class JobReporter:
+    """Handed to a job's body so it can report progress without knowing about the row."""
+
+    def __init__(self, job_id: int) -> None:
+        self.job_id = job_id
+
+    def _update(self, **fields: Any) -> None:
+        Job.objects.filter(pk=self.job_id).update(**fields)
+
+    def progress(self, percent: int, message: str = "") -> None:
+        """Record how far the job has got (0-100) and what it is doing."""
+        self._update(progress=max(0, min(100, int(percent))), message=message[:500])
+
+    def started(self) -> None:
+        """Mark the job running."""
+        self._update(status=Job.Status.RUNNING, started_at=timezone.now())
+
+    def succeeded(self, result: Any) -> None:
+        """Mark the job done with its result."""
+        self._update(
+            status=Job.Status.SUCCEEDED, progress=100, result=result, finished_at=timezone.now()
+        )
+
+    def failed(self, error: str) -> None:
+        """Mark the job failed with a message a user can read."""
+        self._update(status=Job.Status.FAILED, error=error, finished_at=timezone.now())
+
+
+def job_task(name: str) -> Callable[[Callable[..., Any]], Any]:
+    """Make `body(reporter, **kwargs)` a Celery task, called as `task.delay(job_id, **kwargs)`."""
+
+    def decorate(body: Callable[..., Any]) -> Any:
+        @shared_task(name=name, ignore_result=True)
+        @functools.wraps(body)
+        def run(job_id: int, **kwargs: Any) -> None:
+            reporter = JobReporter(job_id)
+            reporter.started()
+            try:
+                result = body(reporter, **kwargs)
+            except Exception as exc:  # the job's row is where failures are reported
+                log.exception("job %s (%s) failed", job_id, name)
+                reporter.failed(str(exc) or exc.__class__.__name__)
+                return
+            reporter.succeeded(result)
+
+        return run
+
+    return decorate

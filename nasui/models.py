@@ -1,0 +1,78 @@
+"""Core models: background jobs and personal API tokens."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator
+from django.db import models
+
+
+class Job(models.Model):
+    """One piece of long work run by a Celery worker, with progress the UI polls."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Running"
+        SUCCEEDED = "succeeded", "Succeeded"
+        FAILED = "failed", "Failed"
+
+    FINISHED = (Status.SUCCEEDED, Status.FAILED)
+
+    kind = models.CharField(max_length=64, help_text="What the job does, e.g. pool.create.")
+    title = models.CharField(max_length=200, help_text="A human sentence naming the work.")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    progress = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(100)])
+    message = models.CharField(max_length=500, blank=True)
+    arguments = models.JSONField(default=dict, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status"])]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.get_status_display()})"
+
+    @property
+    def is_finished(self) -> bool:
+        """True once the job has succeeded or failed."""
+        return self.status in self.FINISHED
+
+
+class ApiToken(models.Model):
+    """A personal REST API token; only a hash of the secret is stored."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100, help_text="What the token is for.")
+    prefix = models.CharField(max_length=16, help_text="The first characters, to recognise it.")
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "name"],
+                condition=models.Q(revoked_at__isnull=True),
+                name="unique_active_token_name_per_user",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def is_active(self) -> bool:
+        """True until the token is revoked."""
+        return self.revoked_at is None

@@ -1,0 +1,25 @@
+"""Reads of the core app shared by pages and the API."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db.models import F, QuerySet
+
+from nasui.models import ApiToken, Job
+
+
+def job_list() -> QuerySet[Job]:
+    """All jobs, newest first."""
+    return Job.objects.select_related("created_by")
+
+
+def job_recent(limit: int = 5) -> QuerySet[Job]:
+    """The latest few jobs, for the dashboard."""
+    return job_list()[:limit]
+
+
+def api_token_list(*, user: User) -> QuerySet[ApiToken]:
+    """The user's tokens, active ones first."""
+    return ApiToken.objects.filter(user=user).order_by(
+        F("revoked_at").asc(nulls_first=True), "-created_at"
+    )

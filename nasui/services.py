@@ -1,0 +1,58 @@
+"""Writes of the core app: API tokens and jobs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from nasui.models import ApiToken, Job
+from nasui.tokens import hash_token_key, new_token_key, token_display_prefix
+
+TOKEN_NAME_MAX = 100
+
+
+def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
+    """Create a token for `user`; return it with its secret, which is never shown again."""
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": "Give the token a name, e.g. the script that uses it."})
+    if len(name) > TOKEN_NAME_MAX:
+        raise ValidationError({"name": f"At most {TOKEN_NAME_MAX} characters."})
+    if ApiToken.objects.filter(user=user, name=name, revoked_at__isnull=True).exists():
+        raise ValidationError({"name": "You already have an active token with this name."})
+    key = new_token_key()
+    token = ApiToken.objects.create(
+        user=user, name=name, prefix=token_display_prefix(key), key_hash=hash_token_key(key)
+    )
+    return token, key
+
+
+def api_token_revoke(*, user: User, token_id: int) -> ApiToken:
+    """Revoke one of the user's own tokens; it stops working at once."""
+    try:
+        token = ApiToken.objects.get(pk=token_id, user=user)
+    except ApiToken.DoesNotExist as exc:
+        raise ValidationError({"token": "No such token."}) from exc
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
+    return token
+
+
+def job_start(
+    *, kind: str, title: str, task: Any, user: User | AnonymousUser | None = None, **arguments: Any
+) -> Job:
+    """Record a job and hand it to a worker once the row is committed."""
+    job = Job.objects.create(
+        kind=kind,
+        title=title,
+        arguments=arguments,
+        created_by=user if isinstance(user, User) else None,
+    )
+    # on_commit: the worker must find the row when it picks the message up.
+    transaction.on_commit(lambda: task.delay(job.pk, **arguments))
+    return job

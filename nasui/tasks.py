@@ -1,0 +1,34 @@
+"""Core Celery tasks: the worker heartbeat and the self-test job."""
+
+from __future__ import annotations
+
+import time
+
+from celery import shared_task
+from celery.signals import worker_ready
+
+from nasui.health import record_worker_heartbeat
+from nasui.jobs import JobReporter, job_task
+
+SELF_TEST_MAX_STEPS = 20
+
+
+@shared_task(name="nasui.worker_heartbeat", ignore_result=True)
+def worker_heartbeat() -> None:
+    """Note that a worker is alive; /health/ reads it."""
+    record_worker_heartbeat()
+
+
+@worker_ready.connect
+def _heartbeat_on_start(**_: object) -> None:
+    """A worker that just started is alive before beat first asks."""
+    record_worker_heartbeat()
+
+
+@job_task("nasui.self_test")
+def self_test(reporter: JobReporter, steps: int = 5, delay: float = 0.2) -> dict[str, int]:
+    """Count through a few steps, reporting progress: proves the worker, Redis and the jobs page."""
+    for step in range(1, steps + 1):
+        time.sleep(delay)
+        reporter.progress(step * 100 // (steps + 1), f"Step {step} of {steps}")
+    return {"steps": steps}

@@ -1,0 +1,82 @@
+"""NASUI_* environment parsing."""
+
+from pathlib import Path
+
+import pytest
+
+from nasui.config import ConfigError, celery_url, load_config, resolve_zfs_engine
+
+
+@pytest.fixture
+def base_env(tmp_path: Path) -> dict[str, str]:
+    return {"NASUI_DATA_DIR": str(tmp_path)}
+
+
+def test_it_defaults_to_sqlite_in_the_data_dir(base_env, tmp_path):
+    config = load_config(base_env)
+    assert config.database_url == f"sqlite:///{tmp_path}/nasui.sqlite3"
+    assert config.zfs_engine == "auto"
+    assert config.debug is False
+
+
+def test_it_generates_and_keeps_a_secret_key(base_env, tmp_path):
+    first = load_config(base_env).secret_key
+    second = load_config(base_env).secret_key
+    assert len(first) > 40
+    assert first == second
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+
+
+def test_it_uses_a_given_secret_key(base_env):
+    assert load_config({**base_env, "NASUI_SECRET_KEY": "s3cret"}).secret_key == "s3cret"
+
+
+def test_it_reads_postgres_urls_and_hosts(base_env):
+    config = load_config(
+        {
+            **base_env,
+            "NASUI_DATABASE_URL": "postgres://u:p@db:5432/nasui",
+            "NASUI_ALLOWED_HOSTS": "nas.local,10.0.0.5",
+        }
+    )
+    assert config.database_url.startswith("postgres://")
+    assert config.allowed_hosts == ["nas.local", "10.0.0.5"]
+
+
+def test_https_follows_debug_unless_given(base_env):
+    assert load_config(base_env).https is True
+    assert load_config({**base_env, "NASUI_DEBUG": "1"}).https is False
+    assert load_config({**base_env, "NASUI_HTTPS": "0"}).https is False
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("NASUI_ZFS_ENGINE", "libzfs", "NASUI_ZFS_ENGINE must be one of auto, cli, sandbox"),
+        ("NASUI_ISCSI_ENGINE", "scst", "NASUI_ISCSI_ENGINE must be one of auto, lio, tgt"),
+        ("NASUI_DATABASE_URL", "mysql://x", "NASUI_DATABASE_URL must be"),
+        ("NASUI_REDIS_URL", "http://x", "NASUI_REDIS_URL must be"),
+        ("NASUI_LOGIN_FAILURE_LIMIT", "0", "NASUI_LOGIN_FAILURE_LIMIT must be at least 1"),
+        ("NASUI_LOGIN_FAILURE_LIMIT", "many", "must be a whole number"),
+    ],
+)
+def test_it_rejects_bad_values_naming_the_variable(base_env, name, value, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config({**base_env, name: value})
+
+
+def test_it_rejects_a_relative_data_dir():
+    with pytest.raises(ConfigError, match="NASUI_DATA_DIR must be an absolute path"):
+        load_config({"NASUI_DATA_DIR": "relative/dir"})
+
+
+def test_auto_engine_picks_cli_only_when_dev_zfs_exists(tmp_path):
+    assert resolve_zfs_engine("auto", tmp_path / "zfs") == "sandbox"
+    (tmp_path / "zfs").touch()
+    assert resolve_zfs_engine("auto", tmp_path / "zfs") == "cli"
+    assert resolve_zfs_engine("sandbox", tmp_path / "zfs") == "sandbox"
+
+
+def test_celery_spells_unix_sockets_its_own_way():
+    assert celery_url("unix:///run/redis.sock") == "redis+socket:///run/redis.sock"
+    assert celery_url("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"

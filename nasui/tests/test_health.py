@@ -1,0 +1,48 @@
+"""The health check and first-start admin."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.core.management import call_command
+
+from nasui.health import record_worker_heartbeat
+
+pytestmark = pytest.mark.django_db
+
+
+def test_health_is_degraded_without_a_worker(client):
+    response = client.get("/health/")
+    assert response.status_code == 503
+    body = response.json()
+    assert body == {
+        "status": "degraded",
+        "database": True,
+        "redis": True,
+        "worker_seconds_ago": None,
+        "worker": False,
+    }
+
+
+def test_a_stale_heartbeat_does_not_count(client, settings):
+    record_worker_heartbeat(time.time() - 10 * settings.NASUI_HEARTBEAT_SECONDS)
+    assert client.get("/health/").json()["worker"] is False
+
+
+def test_a_fresh_heartbeat_makes_it_ok(client):
+    record_worker_heartbeat()
+    response = client.get("/health/")
+    assert response.status_code == 200
+    assert response.json()["status"] == "ok"
+
+
+def test_first_start_creates_admin_once(django_user_model, capsys, tmp_path):
+    call_command("ensure_admin", password_file=str(tmp_path / "pw"))
+    out = capsys.readouterr().out
+    password = (tmp_path / "pw").read_text().strip()
+    assert password in out
+    assert django_user_model.objects.get(username="admin").check_password(password)
+    call_command("ensure_admin")
+    assert "nothing to do" in capsys.readouterr().out
+    assert django_user_model.objects.count() == 1

@@ -1,0 +1,75 @@
+"""Every page and endpoint needs a login or a token, except login, static files and health."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver
+from drf_spectacular.generators import SchemaGenerator
+
+PUBLIC = {"login/", "health/"}
+
+
+def _walk(patterns, prefix=""):
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            yield from _walk(pattern.url_patterns, prefix + _concrete(str(pattern.pattern)))
+        elif isinstance(pattern, URLPattern):
+            yield prefix + _concrete(str(pattern.pattern))
+
+
+def _concrete(route: str) -> str:
+    """Fill every converter or regex group of a URL pattern with a plausible value."""
+    if route.startswith("^"):  # a regex pattern, as DRF's routers make
+        route = re.sub(r"\(\?P<format>[^)]*\)", "json", route)
+        route = re.sub(r"\(\?P<\w+>[^)]*\)", "1", route)
+        route = route.lstrip("^").rstrip("$").replace("/?", "/").replace("\\.", ".")
+    else:
+        route = re.sub(r"<(?:\w+:)?format>", ".json", route)
+        route = re.sub(r"<(?:\w+:)?\w+>", "1", route)
+    return route
+
+
+def all_routes() -> list[str]:
+    routes = {"/" + r for r in _walk(get_resolver().url_patterns)}
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    routes |= {re.sub(r"\{[^}]+\}", "1", path) for path in schema["paths"]}
+    return sorted(r for r in routes if r.lstrip("/") not in PUBLIC)
+
+
+def test_the_enumeration_finds_pages_and_api_paths():
+    routes = all_routes()
+    assert "/" in routes
+    assert "/api/jobs/" in routes
+    assert "/api/schema/" in routes
+    assert len(routes) >= 15
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("route", all_routes())
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_anonymous_requests_are_refused(client, route, method):
+    response = getattr(client, method)(route)
+    if route.startswith("/api/") and not route.startswith("/api/docs/"):
+        assert response.status_code in (401, 403), response.content
+    else:
+        assert response.status_code == 302, (route, response.status_code)
+        assert response["Location"].startswith("/login/")
+
+
+@pytest.mark.django_db
+def test_login_and_health_are_public(client):
+    assert client.get("/login/").status_code == 200
+    assert client.get("/health/").status_code in (200, 503)
+
+
+@pytest.mark.django_db
+def test_a_bad_token_gets_401_with_a_clear_body(client):
+    response = client.get("/api/jobs/", HTTP_AUTHORIZATION="Token nasui_nope")
+    assert response.status_code == 401
+    assert response.json() == {
+        "detail": "Invalid or revoked token.",
+        "code": "authentication_failed",
+        "fields": {},
+    }

@@ -1,0 +1,50 @@
+"""URL configuration: pages, the health check and the REST API."""
+
+from __future__ import annotations
+
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.urls import URLPattern, URLResolver, include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from nasui import views
+from nasui.api import urls as api_urls
+
+# DRF marks its views login_not_required and authenticates them itself (token or session).
+api_patterns: list[URLPattern | URLResolver] = [
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("", include(api_urls.urlpatterns)),
+]
+
+urlpatterns = [
+    path("", views.dashboard, name="dashboard"),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("health/", views.health, name="health"),
+    path("jobs/", views.job_list, name="jobs"),
+    path("jobs/self-test/", views.job_self_test, name="jobs-self-test"),
+    path("jobs/<int:pk>/row/", views.job_row, name="jobs-row"),
+    path("settings/", views.settings_page, name="settings"),
+    path("settings/tokens/", views.api_token_create, name="api-token-create"),
+    path("settings/tokens/<int:pk>/revoke/", views.api_token_revoke, name="api-token-revoke"),
+    path(
+        "settings/password/",
+        auth_views.PasswordChangeView.as_view(success_url="/settings/password/done/"),
+        name="password_change",
+    ),
+    path(
+        "settings/password/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    path("storage/", include("storage.urls")),
+    path("sharing/", include("sharing.urls")),
+    path("monitoring/", include("monitoring.urls")),
+    # The docs page is HTML: an anonymous visitor is sent to the login page like any other page.
+    path(
+        "api/docs/",
+        login_required(SpectacularSwaggerView.as_view(url_name="api-schema")),
+        name="api-docs",
+    ),
+    path("api/", include(api_patterns)),
+]

@@ -1,0 +1,122 @@
+"""Core pages: dashboard, jobs, settings (tokens, password) and the health check."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_not_required
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from nasui import selectors, services, tasks
+from nasui.forms import ApiTokenForm, SelfTestForm
+from nasui.health import check_health
+from nasui.htmx import STOP_POLLING, template_for
+from nasui.system import host_summary
+
+
+def _user(request: HttpRequest) -> User:
+    """The logged-in user (the login middleware guarantees there is one)."""
+    assert isinstance(request.user, User)
+    return request.user
+
+
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """The landing page: host, health and the latest jobs."""
+    context = {
+        "host": host_summary(),
+        "health": check_health(),
+        "recent_jobs": selectors.job_recent(),
+    }
+    return render(request, "dashboard.html", context)
+
+
+def job_list(request: HttpRequest) -> HttpResponse:
+    """Every job, with live rows for those still running."""
+    context = {"jobs": selectors.job_list()[:100], "form": SelfTestForm()}
+    return render(request, template_for(request, "jobs/list.html", "table"), context)
+
+
+def job_row(request: HttpRequest, pk: int) -> HttpResponse:
+    """One job's table row; polling stops once the job has finished."""
+    job = get_object_or_404(selectors.job_list(), pk=pk)
+    response = render(request, "jobs/list.html#row", {"job": job})
+    if job.is_finished:
+        response.status_code = STOP_POLLING
+    return response
+
+
+@require_POST
+def job_self_test(request: HttpRequest) -> HttpResponse:
+    """Start the self-test job from the Jobs page."""
+    form = SelfTestForm(request.POST)
+    if form.is_valid():
+        services.job_start(
+            kind="self_test",
+            title="Self-test",
+            task=tasks.self_test,
+            user=_user(request),
+            steps=form.cleaned_data["steps"],
+        )
+        messages.success(request, "Self-test job started.")
+    else:
+        messages.error(request, f"Steps: {' '.join(str(e) for e in form.errors.get('steps', []))}")
+    return redirect("jobs")
+
+
+def settings_page(request: HttpRequest) -> HttpResponse:
+    """Account settings: API tokens and the password."""
+    return _render_settings(request, ApiTokenForm())
+
+
+def _render_settings(
+    request: HttpRequest, form: ApiTokenForm, new_key: str = "", status: int = 200
+) -> HttpResponse:
+    context = {
+        "tokens": selectors.api_token_list(user=_user(request)),
+        "form": form,
+        "new_key": new_key,
+    }
+    return render(request, "settings/index.html", context, status=status)
+
+
+@require_POST
+@never_cache
+def api_token_create(request: HttpRequest) -> HttpResponse:
+    """Create a token and show its secret this once."""
+    form = ApiTokenForm(request.POST)
+    if not form.is_valid():
+        return _render_settings(request, form, status=400)
+    try:
+        token, key = services.api_token_create(user=_user(request), name=form.cleaned_data["name"])
+    except ValidationError as exc:
+        for field, errors in exc.message_dict.items():
+            for error in errors:
+                form.add_error(field if field in form.fields else None, error)
+        return _render_settings(request, form, status=400)
+    messages.success(request, f"Token “{token.name}” created. Copy it now: it is not shown again.")
+    return _render_settings(request, ApiTokenForm(), new_key=key)
+
+
+@require_POST
+def api_token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    """Revoke one of the user's tokens."""
+    try:
+        token = services.api_token_revoke(user=_user(request), token_id=pk)
+    except ValidationError:
+        messages.error(request, "No such token.")
+    else:
+        messages.success(request, f"Token “{token.name}” revoked.")
+    return redirect("settings")
+
+
+@login_not_required
+@require_GET
+@never_cache
+def health(request: HttpRequest) -> JsonResponse:
+    """Database, Redis and worker state, for supervisors; 503 when something is down."""
+    report = check_health()
+    return JsonResponse(report.as_dict(), status=200 if report.ok else 503)

@@ -1,0 +1,22 @@
+#!/bin/bash
+# Install the Debian packages a make target needs, only those missing. As root this runs apt-get;
+# otherwise it names what is missing and stops. Usage: sysdeps.sh PACKAGE...
+set -euo pipefail
+missing=()
+for pkg in "$@"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+  echo "Missing Debian packages: ${missing[*]}. Install them (sudo apt-get install ${missing[*]}) and run again." >&2
+  exit 1
+fi
+echo "Installing Debian packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt_get() { apt-get -q -o DPkg::Lock::Timeout=600 "$@"; }
+if ! apt_get install -y --no-install-recommends "${missing[@]}" >/tmp/nasui-apt.log 2>&1; then
+  apt_get update >/dev/null 2>&1 || { echo "cannot fetch package lists from Debian (apt-get update failed)" >&2; exit 1; }
+  apt_get install -y --no-install-recommends "${missing[@]}" >/tmp/nasui-apt.log 2>&1 || {
+    tail -n 20 /tmp/nasui-apt.log >&2
+    echo "cannot install ${missing[*]} from Debian (see above)" >&2; exit 1; }
+fi
