@@ -80,3 +80,44 @@ def test_auto_engine_picks_cli_only_when_dev_zfs_exists(tmp_path):
 def test_celery_spells_unix_sockets_its_own_way():
     assert celery_url("unix:///run/redis.sock") == "redis+socket:///run/redis.sock"
     assert celery_url("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
+
+
+def _settings_under(env: dict[str, str]) -> dict[str, object]:
+    """Import nasui.settings in a fresh interpreter with `env` and read a few values back."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import json, nasui.settings as s; print(json.dumps({k: getattr(s, k, None) for k in "
+        "['SESSION_COOKIE_SECURE', 'CSRF_COOKIE_SECURE', 'SECURE_HSTS_SECONDS', "
+        "'SECURE_SSL_REDIRECT', 'DEBUG', 'SESSION_COOKIE_HTTPONLY', 'X_FRAME_OPTIONS']}))"
+    )
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("NASUI_")}
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return dict(json.loads(result.stdout))
+
+
+def test_production_settings_turn_on_secure_cookies_and_headers(tmp_path):
+    values = _settings_under({"NASUI_DATA_DIR": str(tmp_path)})
+    assert values["DEBUG"] is False
+    assert values["SESSION_COOKIE_SECURE"] is True
+    assert values["CSRF_COOKIE_SECURE"] is True
+    assert values["SECURE_SSL_REDIRECT"] is True
+    assert values["SECURE_HSTS_SECONDS"] == 31536000
+    assert values["SESSION_COOKIE_HTTPONLY"] is True
+    assert values["X_FRAME_OPTIONS"] == "DENY"
+
+
+def test_plain_http_run_leaves_cookies_usable(tmp_path):
+    values = _settings_under({"NASUI_DATA_DIR": str(tmp_path), "NASUI_HTTPS": "0"})
+    assert values["SESSION_COOKIE_SECURE"] is False
+    assert values["SECURE_SSL_REDIRECT"] is None
