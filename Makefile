@@ -11,11 +11,12 @@ RUN_DEBS := python3-venv redis-server redis-tools
 TEST_DEBS := chromium docker-compose
 NODE_DEBS := nodejs npm
 
-.PHONY: help run test lint fmt pytest deps dev-deps sysdeps test-sysdeps vendor migrate clean
+.PHONY: help run test lint fmt pytest deps dev-deps sysdeps test-sysdeps vendor migrate clean test-zfs zfs-fixtures
 
 help:
 	@echo "make run    install what is missing, then serve http://127.0.0.1:8000 (web, worker, beat, Redis)"
 	@echo "make test   the same set-up, then lint and the whole fast suite (browser tests included)"
+	@echo "make test-zfs   the tests that need real OpenZFS, in a qemu VM (cached build)"
 
 sysdeps:
 	@command -v npm >/dev/null || scripts/sysdeps.sh $(NODE_DEBS)
@@ -77,3 +78,11 @@ test: lint pytest
 
 clean:
 	rm -rf $(VENV) node_modules static/vendor var test-artifacts
+
+# Real OpenZFS in a qemu VM (TCG): builds and caches the VM under ~/.cache/nasui/zfsvm on first use.
+test-zfs:
+	bash scripts/zfsvm.sh test $(PYTEST_ARGS)
+
+# Capture real zpool/zfs/zdb outputs from the VM into tests/zfs/fixtures/ for the parser tests.
+zfs-fixtures:
+	bash scripts/zfsvm.sh capture

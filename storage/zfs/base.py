@@ -1,0 +1,405 @@
+"""The ZFS engine interface: a Protocol and the frozen dataclasses it returns."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from storage.zfs.errors import InvalidLayout
+from storage.zfs.stats import (
+    ArcStats,
+    BlockDevice,
+    DdtClass,
+    DdtHistogramRow,
+    DedupSimulation,
+    DedupTable,
+)
+
+__all__ = [
+    "ArcStats",
+    "BlockDevice",
+    "Dataset",
+    "DdtClass",
+    "DdtHistogramRow",
+    "DedupSimulation",
+    "DedupTable",
+    "ImportablePool",
+    "Pool",
+    "PoolLayout",
+    "PoolStatus",
+    "PropertyValue",
+    "ScrubStatus",
+    "Vdev",
+    "Version",
+    "ZfsEngine",
+]
+
+# Minimum disks per data vdev, as TrueNAS enforces them.
+MIN_DISKS = {"stripe": 1, "mirror": 2, "raidz1": 3, "raidz2": 4, "raidz3": 5}
+DATA_VDEV_TYPES = tuple(MIN_DISKS)
+COMPRESSION_CHOICES = (
+    "off",
+    "lz4",
+    "gzip",
+    *(f"gzip-{n}" for n in range(1, 10)),
+    "zstd",
+    *(f"zstd-{n}" for n in range(1, 20)),
+    "zle",
+    "lzjb",
+)
+DEDUP_CHOICES = ("off", "on", "verify", "sha256", "sha256,verify")
+COMMENT_PROPERTY = "nasui:comment"
+
+
+@dataclass(frozen=True)
+class Version:
+    """OpenZFS versions of the userland tools and of the loaded kernel module."""
+
+    userland: str
+    kernel: str
+
+    @property
+    def totals_in_ddt_stats(self) -> bool:
+        """True when DDT sizes are printed as totals (OpenZFS 2.3+), not per-entry averages."""
+        return _version_tuple(self.kernel or self.userland) >= (2, 3)
+
+
+@dataclass(frozen=True)
+class Pool:
+    """One imported pool, as `zpool list` shows it (sizes in bytes)."""
+
+    name: str
+    size: int
+    allocated: int
+    free: int
+    fragmentation: int | None  # percent; None when unknown ("-")
+    capacity: int  # percent used
+    dedupratio: float
+    health: str
+    guid: str = ""
+    altroot: str = ""
+
+
+@dataclass(frozen=True)
+class Vdev:
+    """A node of a pool's vdev tree: a pool root, mirror/raidz group, or a leaf disk."""
+
+    name: str
+    type: str  # root, mirror, raidz1, raidz2, raidz3, draid, spare, replacing, disk, file
+    state: str
+    read_errors: int = 0
+    write_errors: int = 0
+    cksum_errors: int = 0
+    children: tuple[Vdev, ...] = ()
+    note: str = ""  # trailing text such as "(resilvering)" or "was /dev/sdb"
+
+    @property
+    def leaves(self) -> tuple[Vdev, ...]:
+        """Every leaf device under this node, left to right."""
+        if not self.children:
+            return (self,)
+        return tuple(leaf for child in self.children for leaf in child.leaves)
+
+
+@dataclass(frozen=True)
+class ScrubStatus:
+    """The pool's last or current scan (scrub or resilver)."""
+
+    state: str  # none, scanning, finished, canceled
+    function: str = ""  # scrub or resilver
+    percent_done: float | None = None
+    errors: int = 0
+    repaired: int = 0
+    scanned: int = 0
+    issued: int = 0
+    total: int = 0
+    text: str = ""  # the raw "scan:" lines, for display
+
+
+@dataclass(frozen=True)
+class PoolStatus:
+    """`zpool status` of one pool: health, vdev tree by class, scan state and errors."""
+
+    name: str
+    state: str
+    vdevs: tuple[Vdev, ...]  # top-level data vdevs
+    logs: tuple[Vdev, ...] = ()
+    cache: tuple[Vdev, ...] = ()
+    spares: tuple[Vdev, ...] = ()
+    special: tuple[Vdev, ...] = ()
+    dedup: tuple[Vdev, ...] = ()
+    scan: ScrubStatus = field(default_factory=lambda: ScrubStatus(state="none"))
+    status: str = ""
+    action: str = ""
+    errors: str = ""
+    root: Vdev | None = None
+
+
+@dataclass(frozen=True)
+class ImportablePool:
+    """A pool that `zpool import` found on the disks and could import."""
+
+    name: str
+    guid: str
+    state: str
+    status: str = ""
+    action: str = ""
+    vdevs: tuple[Vdev, ...] = ()
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A file system or zvol with the properties the panel shows (sizes in bytes)."""
+
+    name: str
+    type: str  # filesystem or volume
+    used: int
+    available: int
+    referenced: int
+    logicalused: int
+    compressratio: float
+    compression: str
+    dedup: str
+    recordsize: int | None = None  # file systems only
+    volblocksize: int | None = None  # volumes only
+    volsize: int | None = None  # volumes only
+    quota: int | None = None  # None: no quota
+    refquota: int | None = None
+    reservation: int | None = None
+    refreservation: int | None = None
+    atime: bool | None = None  # None for volumes
+    mountpoint: str | None = None
+    readonly: bool = False
+    sync: str = "standard"
+    comment: str = ""  # the nasui:comment user property
+
+    @property
+    def pool(self) -> str:
+        """The pool this dataset lives in."""
+        return self.name.split("/", 1)[0]
+
+    @property
+    def is_volume(self) -> bool:
+        """True for a zvol."""
+        return self.type == "volume"
+
+    @property
+    def sparse(self) -> bool | None:
+        """A zvol without a refreservation is sparse (thin); None for file systems."""
+        if not self.is_volume:
+            return None
+        return not self.refreservation
+
+
+@dataclass(frozen=True)
+class PropertyValue:
+    """One property as `zfs get` reports it: value and where it comes from."""
+
+    value: str
+    source: str  # local, default, inherited from X, temporary, received, -
+
+
+@dataclass(frozen=True)
+class PoolLayout:
+    """What `zpool create` should build: data vdevs of one type and width, plus aux devices."""
+
+    type: str  # stripe, mirror, raidz1, raidz2, raidz3
+    groups: tuple[tuple[str, ...], ...]  # one tuple of disks per data vdev
+    cache: tuple[str, ...] = ()
+    log: tuple[str, ...] = ()
+    log_mirror: bool = False
+    spares: tuple[str, ...] = ()
+
+    @classmethod
+    def single(
+        cls,
+        vdev_type: str,
+        disks: Sequence[str],
+        *,
+        cache: Sequence[str] = (),
+        log: Sequence[str] = (),
+        spares: Sequence[str] = (),
+    ) -> PoolLayout:
+        """A layout with one data vdev (for stripe: one vdev per disk)."""
+        groups = tuple((d,) for d in disks) if vdev_type == "stripe" else (tuple(disks),)
+        return cls(
+            type=vdev_type, groups=groups, cache=tuple(cache), log=tuple(log), spares=tuple(spares)
+        )
+
+    def disks(self) -> tuple[str, ...]:
+        """Every disk the layout uses, data first."""
+        data = tuple(d for group in self.groups for d in group)
+        return data + self.log + self.cache + self.spares
+
+    def validate(self) -> None:
+        """Raise InvalidLayout unless the layout follows the panel's rules."""
+        if self.type not in MIN_DISKS:
+            raise InvalidLayout(f"unknown vdev type {self.type!r}; use one of {DATA_VDEV_TYPES}")
+        if not self.groups or not all(self.groups):
+            raise InvalidLayout("a pool needs at least one data disk")
+        widths = {len(g) for g in self.groups}
+        if len(widths) > 1 and self.type != "stripe":
+            raise InvalidLayout(f"all {self.type} vdevs must have the same number of disks")
+        if min(widths) < MIN_DISKS[self.type]:
+            raise InvalidLayout(f"{self.type} needs at least {MIN_DISKS[self.type]} disks per vdev")
+        all_disks = self.disks()
+        if len(set(all_disks)) != len(all_disks):
+            raise InvalidLayout("a disk is listed more than once")
+        if self.log_mirror and len(self.log) < 2:
+            raise InvalidLayout("a mirrored log needs at least 2 disks")
+
+    def vdev_args(self) -> list[str]:
+        """The vdev part of the `zpool create` command line."""
+        args: list[str] = []
+        for group in self.groups:
+            if self.type != "stripe":
+                args.append(self.type)
+            args.extend(group)
+        if self.log:
+            args += ["log"] + (["mirror"] if self.log_mirror else []) + list(self.log)
+        if self.cache:
+            args += ["cache", *self.cache]
+        if self.spares:
+            args += ["spare", *self.spares]
+        return args
+
+
+@runtime_checkable
+class ZfsEngine(Protocol):
+    """What the storage UI needs from ZFS; `cli` implements it with zpool/zfs/zdb."""
+
+    def version(self) -> Version:
+        """OpenZFS userland and kernel versions."""
+        ...
+
+    def list_pools(self) -> list[Pool]:
+        """All imported pools."""
+        ...
+
+    def get_pool(self, name: str) -> Pool:
+        """One imported pool (PoolNotFound if absent)."""
+        ...
+
+    def pool_status(self, name: str) -> PoolStatus:
+        """Health, vdev tree, scan state and errors of one pool."""
+        ...
+
+    def create_pool(
+        self,
+        name: str,
+        layout: PoolLayout,
+        *,
+        force: bool = False,
+        pool_properties: Mapping[str, str] | None = None,
+        fs_properties: Mapping[str, str] | None = None,
+        mountpoint: str | None = None,
+    ) -> None:
+        """Create a pool with the panel defaults (ashift=12, lz4, atime=off)."""
+        ...
+
+    def destroy_pool(self, name: str, *, force: bool = False) -> None:
+        """Destroy a pool and everything on it."""
+        ...
+
+    def export_pool(self, name: str, *, force: bool = False) -> None:
+        """Export a pool so another system (or a later import) can take it."""
+        ...
+
+    def importable_pools(self, search_dirs: Sequence[str] = ()) -> list[ImportablePool]:
+        """Pools found on the disks that are not imported."""
+        ...
+
+    def import_pool(
+        self,
+        name_or_guid: str,
+        *,
+        new_name: str | None = None,
+        force: bool = False,
+        search_dirs: Sequence[str] = (),
+    ) -> None:
+        """Import a pool by name or numeric guid."""
+        ...
+
+    def scrub_start(self, pool: str) -> None:
+        """Start a scrub."""
+        ...
+
+    def scrub_stop(self, pool: str) -> bool:
+        """Cancel a running scrub; False when none was running."""
+        ...
+
+    def scrub_status(self, pool: str) -> ScrubStatus:
+        """The pool's current or last scan."""
+        ...
+
+    def list_datasets(self, root: str) -> list[Dataset]:
+        """A pool's (or dataset's) file systems and zvols, recursively, in one command."""
+        ...
+
+    def get_dataset(self, name: str) -> Dataset:
+        """One dataset or zvol (DatasetNotFound if absent)."""
+        ...
+
+    def get_properties(self, name: str, properties: Sequence[str] = ()) -> dict[str, PropertyValue]:
+        """Properties of one dataset with their sources (all when none are named)."""
+        ...
+
+    def create_dataset(self, name: str, *, properties: Mapping[str, str] | None = None) -> None:
+        """Create a file system."""
+        ...
+
+    def create_zvol(
+        self,
+        name: str,
+        *,
+        size: int,
+        volblocksize: int | None = None,
+        sparse: bool = False,
+        properties: Mapping[str, str] | None = None,
+    ) -> None:
+        """Create a zvol, thick (refreservation) or sparse."""
+        ...
+
+    def set_properties(self, name: str, properties: Mapping[str, str]) -> None:
+        """Set properties on a dataset or zvol."""
+        ...
+
+    def inherit_property(self, name: str, prop: str, *, recursive: bool = False) -> None:
+        """Drop a local value so the property is inherited again."""
+        ...
+
+    def grow_zvol(self, name: str, new_size: int) -> None:
+        """Grow a zvol's volsize; VolumeShrink if new_size is smaller."""
+        ...
+
+    def destroy_dataset(self, name: str, *, recursive: bool = False, force: bool = False) -> None:
+        """Destroy a dataset or zvol (recursive also removes children and snapshots)."""
+        ...
+
+    def dedup_table(self, pool: str) -> DedupTable:
+        """DDT summary and histogram from `zpool status -D`."""
+        ...
+
+    def dedup_table_zdb(self, pool: str) -> DedupTable:
+        """DDT per-class summary and histogram from `zdb -DD`."""
+        ...
+
+    def simulate_dedup(self, pool: str) -> DedupSimulation:
+        """`zdb -S`: the dedup ratio the pool's data would get."""
+        ...
+
+    def arcstats(self) -> ArcStats:
+        """Current ARC counters."""
+        ...
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+    """Turn "zfs-2.1.11-1" into (2, 1, 11)."""
+    digits = text.removeprefix("zfs-kmod-").removeprefix("zfs-").split("-")[0]
+    parts = []
+    for part in digits.split("."):
+        if not part.isdigit():
+            break
+        parts.append(int(part))
+    return tuple(parts)

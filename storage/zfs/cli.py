@@ -1,0 +1,381 @@
+"""The `cli` engine: OpenZFS 2.x through zpool/zfs/zdb with parseable output."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from storage.zfs import parse
+from storage.zfs.base import (
+    ArcStats,
+    Dataset,
+    DedupSimulation,
+    DedupTable,
+    ImportablePool,
+    Pool,
+    PoolLayout,
+    PoolStatus,
+    PropertyValue,
+    ScrubStatus,
+    Version,
+)
+from storage.zfs.errors import (
+    DatasetNotFound,
+    InvalidProperty,
+    PoolNotFound,
+    VolumeShrink,
+    ZfsError,
+    classify,
+)
+from storage.zfs.runner import CommandResult, Runner, subprocess_runner
+
+# The panel's defaults for a new pool (TrueNAS's): 4K sectors, lz4, no access-time writes.
+POOL_DEFAULTS = {"ashift": "12"}
+ROOT_FS_DEFAULTS = {"compression": "lz4", "atime": "off"}
+ARCSTATS_PATH = "/proc/spl/kstat/zfs/arcstats"
+
+# Names reach zpool/zfs as separate arguments; refusing a leading "-" keeps them from ever
+# being read as options, and the character sets are what OpenZFS itself accepts.
+_POOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.:-]{0,254}")
+_RESERVED_POOL = re.compile(r"(mirror|raidz\d?|draid\d?|spare|log|cache|special|dedup|c\d).*")
+_DATASET_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.:-]*(/[A-Za-z0-9_.:-]+)*")
+_PROPERTY_NAME = re.compile(r"[a-z][a-z0-9_.:-]*")
+_GUID = re.compile(r"\d{1,20}")
+
+
+def _check_pool_name(name: str) -> None:
+    if not _POOL_NAME.fullmatch(name) or _RESERVED_POOL.fullmatch(name):
+        raise InvalidProperty(f"invalid pool name {name!r}")
+
+
+def _check_dataset_name(name: str) -> None:
+    if len(name) > 255 or not _DATASET_NAME.fullmatch(name):
+        raise InvalidProperty(f"invalid dataset name {name!r}")
+
+
+def _property_args(flag: str, properties: Mapping[str, str]) -> list[str]:
+    """{'compression': 'lz4'} -> ['-o', 'compression=lz4'] with names checked."""
+    args: list[str] = []
+    for key, value in properties.items():
+        if not _PROPERTY_NAME.fullmatch(key):
+            raise InvalidProperty(f"invalid property name {key!r}")
+        if "\n" in str(value) or "\0" in str(value):
+            raise InvalidProperty(f"invalid value for {key}")
+        args += [flag, f"{key}={value}"]
+    return args
+
+
+class CliZfsEngine:
+    """ZfsEngine over the OpenZFS command-line tools."""
+
+    def __init__(
+        self,
+        runner: Runner = subprocess_runner,
+        *,
+        timeout: float = 120.0,
+        long_timeout: float = 3600.0,
+        read_text: Callable[[str], str] | None = None,
+        arcstats_path: str = ARCSTATS_PATH,
+    ) -> None:
+        self._runner = runner
+        self._timeout = timeout
+        self._long_timeout = long_timeout  # zdb walks every block: it can take a while
+        self._read_text = read_text or (lambda path: Path(path).read_text())
+        self._arcstats_path = arcstats_path
+        self._version: Version | None = None
+
+    # -- plumbing --------------------------------------------------------------------------
+    def run(self, argv: Sequence[str], *, timeout: float | None = None) -> CommandResult:
+        """Run a command; a non-zero exit raises the classified ZfsError."""
+        result = self._runner(list(argv), timeout=timeout or self._timeout)
+        if result.returncode != 0:
+            raise classify(result.argv or tuple(argv), result.returncode, result.stderr)
+        return result
+
+    def _out(self, *argv: str, timeout: float | None = None) -> str:
+        return self.run(argv, timeout=timeout).stdout
+
+    # -- versions and counters -------------------------------------------------------------
+    def version(self) -> Version:
+        """OpenZFS userland and kernel versions (`zfs version`), cached."""
+        if self._version is None:
+            self._version = parse.parse_version(self._out("zfs", "version"))
+        return self._version
+
+    def arcstats(self) -> ArcStats:
+        """Current ARC counters from the kstat file."""
+        return parse.parse_arcstats(self._read_text(self._arcstats_path))
+
+    # -- pools -----------------------------------------------------------------------------
+    def list_pools(self) -> list[Pool]:
+        """All imported pools (`zpool list -H -p`)."""
+        columns = ",".join(parse.POOL_COLUMNS)
+        return parse.parse_zpool_list(self._out("zpool", "list", "-H", "-p", "-o", columns))
+
+    def get_pool(self, name: str) -> Pool:
+        """One imported pool."""
+        _check_pool_name(name)
+        columns = ",".join(parse.POOL_COLUMNS)
+        pools = parse.parse_zpool_list(self._out("zpool", "list", "-H", "-p", "-o", columns, name))
+        if not pools:
+            raise PoolNotFound(f"no such pool: {name}")
+        return pools[0]
+
+    def get_pool_properties(self, name: str, properties: Sequence[str] = ()) -> dict[str, str]:
+        """Pool properties (`zpool get`), all when none are named."""
+        _check_pool_name(name)
+        props = ",".join(properties) or "all"
+        text = self._out("zpool", "get", "-H", "-p", "-o", "name,property,value", props, name)
+        return parse.parse_zpool_get(text).get(name, {})
+
+    def pool_status(self, name: str) -> PoolStatus:
+        """`zpool status -p POOL`: health, vdev tree, scan state and errors."""
+        _check_pool_name(name)
+        pools = parse.parse_zpool_status(self._out("zpool", "status", "-p", name))
+        if not pools:
+            raise PoolNotFound(f"no such pool: {name}")
+        return pools[0]
+
+    def create_argv(
+        self,
+        name: str,
+        layout: PoolLayout,
+        *,
+        force: bool = False,
+        pool_properties: Mapping[str, str] | None = None,
+        fs_properties: Mapping[str, str] | None = None,
+        mountpoint: str | None = None,
+    ) -> list[str]:
+        """The `zpool create` command line for a layout, with the panel defaults."""
+        _check_pool_name(name)
+        layout.validate()
+        argv = ["zpool", "create"] + (["-f"] if force else [])
+        argv += _property_args("-o", {**POOL_DEFAULTS, **(pool_properties or {})})
+        argv += _property_args("-O", {**ROOT_FS_DEFAULTS, **(fs_properties or {})})
+        if mountpoint:
+            argv += ["-m", mountpoint]
+        return [*argv, name, *layout.vdev_args()]
+
+    def create_pool(
+        self,
+        name: str,
+        layout: PoolLayout,
+        *,
+        force: bool = False,
+        pool_properties: Mapping[str, str] | None = None,
+        fs_properties: Mapping[str, str] | None = None,
+        mountpoint: str | None = None,
+    ) -> None:
+        """Create a pool (ashift=12, root dataset lz4 and atime=off unless overridden)."""
+        argv = self.create_argv(
+            name,
+            layout,
+            force=force,
+            pool_properties=pool_properties,
+            fs_properties=fs_properties,
+            mountpoint=mountpoint,
+        )
+        self.run(argv)
+
+    def destroy_pool(self, name: str, *, force: bool = False) -> None:
+        """`zpool destroy`."""
+        _check_pool_name(name)
+        self.run(["zpool", "destroy", *(["-f"] if force else []), name])
+
+    def export_pool(self, name: str, *, force: bool = False) -> None:
+        """`zpool export`."""
+        _check_pool_name(name)
+        self.run(["zpool", "export", *(["-f"] if force else []), name])
+
+    def importable_pools(self, search_dirs: Sequence[str] = ()) -> list[ImportablePool]:
+        """`zpool import` with no pool argument: what is on the disks, not imported."""
+        argv = ["zpool", "import", *self._dir_args(search_dirs)]
+        result = self._runner(argv, timeout=self._timeout)
+        # With nothing to import, zpool says so (on stderr) and may exit non-zero.
+        if "no pools available" in result.stderr + result.stdout:
+            return []
+        if result.returncode != 0:
+            raise classify(result.argv or tuple(argv), result.returncode, result.stderr)
+        return parse.parse_zpool_import(result.stdout)
+
+    def import_pool(
+        self,
+        name_or_guid: str,
+        *,
+        new_name: str | None = None,
+        force: bool = False,
+        search_dirs: Sequence[str] = (),
+    ) -> None:
+        """`zpool import [-f] [-d DIR] NAME|GUID [NEWNAME]`."""
+        if not _GUID.fullmatch(name_or_guid):
+            _check_pool_name(name_or_guid)
+        if new_name:
+            _check_pool_name(new_name)
+        argv = ["zpool", "import", *(["-f"] if force else []), *self._dir_args(search_dirs)]
+        self.run(argv + [name_or_guid] + ([new_name] if new_name else []))
+
+    @staticmethod
+    def _dir_args(search_dirs: Sequence[str]) -> list[str]:
+        args: list[str] = []
+        for directory in search_dirs:
+            if not directory.startswith("/"):
+                raise InvalidProperty(f"search directory must be absolute: {directory!r}")
+            args += ["-d", directory]
+        return args
+
+    def scrub_start(self, pool: str) -> None:
+        """Start a scrub (`zpool scrub`)."""
+        _check_pool_name(pool)
+        self.run(["zpool", "scrub", pool])
+
+    def scrub_stop(self, pool: str) -> bool:
+        """Cancel a scrub (`zpool scrub -s`); False when none was running."""
+        _check_pool_name(pool)
+        try:
+            self.run(["zpool", "scrub", "-s", pool])
+        except ZfsError as exc:
+            if "no active scrub" in exc.stderr:
+                return False
+            raise
+        return True
+
+    def scrub_status(self, pool: str) -> ScrubStatus:
+        """The pool's current or last scan."""
+        return self.pool_status(pool).scan
+
+    # -- datasets and zvols ----------------------------------------------------------------
+    def _list(self, *targets: str, recursive: bool) -> list[Dataset]:
+        columns = ",".join(parse.DATASET_COLUMNS)
+        argv = ["zfs", "list", "-H", "-p", "-o", columns, "-t", "filesystem,volume"]
+        return parse.parse_zfs_list(self._out(*argv, *(["-r"] if recursive else []), *targets))
+
+    def list_datasets(self, root: str) -> list[Dataset]:
+        """Every file system and zvol under `root` (a pool or dataset), in one `zfs list`."""
+        _check_dataset_name(root)
+        return self._list(root, recursive=True)
+
+    def get_dataset(self, name: str) -> Dataset:
+        """One dataset or zvol."""
+        _check_dataset_name(name)
+        found = self._list(name, recursive=False)
+        if not found:
+            raise DatasetNotFound(f"dataset does not exist: {name}")
+        return found[0]
+
+    def get_properties(self, name: str, properties: Sequence[str] = ()) -> dict[str, PropertyValue]:
+        """`zfs get -H -p` of one dataset with sources."""
+        _check_dataset_name(name)
+        for prop in properties:
+            if not _PROPERTY_NAME.fullmatch(prop):
+                raise InvalidProperty(f"invalid property name {prop!r}")
+        props = ",".join(properties) or "all"
+        argv = ["zfs", "get", "-H", "-p", "-o", "name,property,value,source", props, name]
+        return parse.parse_zfs_get(self._out(*argv)).get(name, {})
+
+    def create_dataset(self, name: str, *, properties: Mapping[str, str] | None = None) -> None:
+        """`zfs create [-o k=v]... NAME`."""
+        _check_dataset_name(name)
+        self.run(["zfs", "create", *_property_args("-o", properties or {}), name])
+
+    def zvol_argv(
+        self,
+        name: str,
+        *,
+        size: int,
+        volblocksize: int | None = None,
+        sparse: bool = False,
+        properties: Mapping[str, str] | None = None,
+    ) -> list[str]:
+        """The `zfs create -V` command line; size must be a multiple of volblocksize."""
+        _check_dataset_name(name)
+        if size <= 0:
+            raise InvalidProperty(f"zvol size must be positive, got {size}")
+        props = dict(properties or {})
+        if volblocksize:
+            if volblocksize & (volblocksize - 1) or not 512 <= volblocksize <= 131072:
+                raise InvalidProperty(
+                    f"volblocksize must be a power of 2, 512..128K: {volblocksize}"
+                )
+            if size % volblocksize:
+                raise InvalidProperty(f"size {size} is not a multiple of {volblocksize}")
+            props["volblocksize"] = str(volblocksize)
+        argv = ["zfs", "create"] + (["-s"] if sparse else []) + ["-V", str(size)]
+        return argv + _property_args("-o", props) + [name]
+
+    def create_zvol(
+        self,
+        name: str,
+        *,
+        size: int,
+        volblocksize: int | None = None,
+        sparse: bool = False,
+        properties: Mapping[str, str] | None = None,
+    ) -> None:
+        """Create a zvol: thick (with refreservation) unless sparse."""
+        argv = self.zvol_argv(
+            name, size=size, volblocksize=volblocksize, sparse=sparse, properties=properties
+        )
+        self.run(argv)
+
+    def set_properties(self, name: str, properties: Mapping[str, str]) -> None:
+        """`zfs set k=v ... NAME` (one command, so all or nothing)."""
+        _check_dataset_name(name)
+        if not properties:
+            return
+        pairs = _property_args("-o", properties)[1::2]
+        self.run(["zfs", "set", *pairs, name])
+
+    def inherit_property(self, name: str, prop: str, *, recursive: bool = False) -> None:
+        """`zfs inherit [-r] PROP NAME`."""
+        _check_dataset_name(name)
+        if not _PROPERTY_NAME.fullmatch(prop):
+            raise InvalidProperty(f"invalid property name {prop!r}")
+        self.run(["zfs", "inherit", *(["-r"] if recursive else []), prop, name])
+
+    def grow_zvol(self, name: str, new_size: int) -> None:
+        """Raise a zvol's volsize; refuses to shrink (that would cut off data)."""
+        current = self.get_dataset(name)
+        if not current.is_volume or current.volsize is None:
+            raise InvalidProperty(f"{name} is not a zvol")
+        if new_size < current.volsize:
+            raise VolumeShrink(
+                f"refusing to shrink {name} from {current.volsize} to {new_size} bytes"
+            )
+        if new_size == current.volsize:
+            return
+        block = current.volblocksize or 1
+        if new_size % block:
+            raise InvalidProperty(f"size {new_size} is not a multiple of volblocksize {block}")
+        self.run(["zfs", "set", f"volsize={new_size}", name])
+
+    def destroy_dataset(self, name: str, *, recursive: bool = False, force: bool = False) -> None:
+        """`zfs destroy [-r] [-f] NAME`; a pool's root dataset goes with destroy_pool."""
+        _check_dataset_name(name)
+        if "/" not in name:
+            raise ZfsError(f"{name} is a pool's root dataset: destroy the pool instead")
+        flags = (["-r"] if recursive else []) + (["-f"] if force else [])
+        self.run(["zfs", "destroy", *flags, name])
+
+    # -- dedup -----------------------------------------------------------------------------
+    def _per_entry(self) -> bool:
+        """OpenZFS before 2.3 prints DDT sizes per entry."""
+        return not self.version().totals_in_ddt_stats
+
+    def dedup_table(self, pool: str) -> DedupTable:
+        """DDT summary + histogram from `zpool status -D`, sizes as totals."""
+        _check_pool_name(pool)
+        text = self._out("zpool", "status", "-D", "-p", pool)
+        return parse.parse_status_dedup(text, per_entry=self._per_entry())
+
+    def dedup_table_zdb(self, pool: str) -> DedupTable:
+        """Per-class DDT sizes and histogram from `zdb -DD`, sizes as totals."""
+        _check_pool_name(pool)
+        text = self._out("zdb", "-DD", pool, timeout=self._long_timeout)
+        return parse.parse_zdb_ddt(text, per_entry=self._per_entry())
+
+    def simulate_dedup(self, pool: str) -> DedupSimulation:
+        """`zdb -S POOL`: what dedup would save on the data already there."""
+        _check_pool_name(pool)
+        text = self._out("zdb", "-S", pool, timeout=self._long_timeout)
+        return parse.parse_zdb_simulation(text)

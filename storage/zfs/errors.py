@@ -1,0 +1,150 @@
+"""Typed errors raised by the ZFS engines, classified from the commands' stderr."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+
+class ZfsError(Exception):
+    """A zpool/zfs/zdb command failed; carries its argv, exit status and stderr."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        argv: Sequence[str] = (),
+        returncode: int | None = None,
+        stderr: str = "",
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.argv = tuple(argv)
+        self.returncode = returncode
+        self.stderr = stderr
+
+    def __str__(self) -> str:
+        # Tests and logs show this: the command and its own words are what explain a failure.
+        parts = [self.message]
+        if self.argv:
+            parts.append(f"command: {' '.join(self.argv)}")
+        if self.returncode is not None:
+            parts.append(f"exit status: {self.returncode}")
+        if self.stderr.strip() and self.stderr.strip() != self.message:
+            parts.append(f"stderr: {self.stderr.strip()}")
+        return "; ".join(parts)
+
+
+class ZfsUnavailable(ZfsError):
+    """The ZFS tools or kernel module are missing on this machine."""
+
+
+class ZfsTimeout(ZfsError):
+    """A command did not finish within its timeout (it was killed)."""
+
+
+class PoolExists(ZfsError):
+    """A pool with that name already exists."""
+
+
+class PoolNotFound(ZfsError):
+    """No pool (imported or importable) has that name or guid."""
+
+
+class PoolBusy(ZfsError):
+    """The pool is in use (mounted file systems held open, served zvols)."""
+
+
+class DatasetExists(ZfsError):
+    """A dataset or zvol with that name already exists."""
+
+
+class DatasetNotFound(ZfsError):
+    """No dataset or zvol has that name."""
+
+
+class DatasetBusy(ZfsError):
+    """The dataset or zvol is in use and cannot be destroyed or unmounted."""
+
+
+class HasChildren(ZfsError):
+    """The dataset has children or snapshots: a recursive destroy is needed."""
+
+
+class InvalidProperty(ZfsError):
+    """A property name or value was refused."""
+
+
+class NoSpace(ZfsError):
+    """The pool or a quota has not enough free space for the request."""
+
+
+class DeviceInUse(ZfsError):
+    """A disk is part of a pool, mounted, or otherwise busy."""
+
+
+class DeviceNotFound(ZfsError):
+    """A disk path does not exist."""
+
+
+class InvalidLayout(ZfsError):
+    """A pool layout breaks the rules (disk counts, mixed widths, duplicates)."""
+
+
+class VolumeShrink(ZfsError):
+    """A zvol may only grow: shrinking would destroy the data at its end."""
+
+
+class MountpointNotEmpty(ZfsError):
+    """The new pool's or dataset's mountpoint directory already holds files."""
+
+
+class PermissionDenied(ZfsError):
+    """The caller may not run this command (not root, delegation missing)."""
+
+
+# Ordered: the first pattern that matches the stderr decides the class. OpenZFS phrases vary a
+# little between versions, so each pattern is the stable part of the message.
+_PATTERNS: tuple[tuple[re.Pattern[str], type[ZfsError]], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), cls)
+    for p, cls in (
+        (r"modules are not loaded|/dev/zfs.*(no such|not found)", ZfsUnavailable),
+        (r"permission denied|must be (run as )?root", PermissionDenied),
+        (r"pool already exists|pool with that name already exists", PoolExists),
+        (r"dataset already exists", DatasetExists),
+        (r"mountpoint .* exists and is not empty", MountpointNotEmpty),
+        (r"is part of (active|exported|potentially active) pool|is in use", DeviceInUse),
+        (r"contains a (file system|filesystem)|device or resource busy", DeviceInUse),
+        (r"has children|has dependent clones|use '-r' to destroy", HasChildren),
+        (r"pool is busy", PoolBusy),
+        (r"dataset is busy|target is busy|volume is busy|filesystem is busy", DatasetBusy),
+        (r"no such pool|cannot import '.*': no such pool available", PoolNotFound),
+        (r"no pools available to import", PoolNotFound),
+        (r"dataset does not exist|no such dataset", DatasetNotFound),
+        (r"out of space|not enough space|insufficient (space|replicas)|quota exceeded", NoSpace),
+        (r"size is greater than available space|exceeds (the )?(available|quota)", NoSpace),
+        (r"no such device|cannot resolve path|No such file or directory", DeviceNotFound),
+        (r"bad property|invalid property|invalid option|read-?only property", InvalidProperty),
+        (r"must be (a power of 2|a multiple of|at least|less than)|invalid value", InvalidProperty),
+        (r"cannot be (set|changed)|unsupported|is not a valid|out of range", InvalidProperty),
+        (r"must be one of|must be an? |invalid (name|character)", InvalidProperty),
+        (r"invalid vdev specification|requires at least|mismatched replication", InvalidLayout),
+    )
+)
+
+
+def classify(argv: Sequence[str], returncode: int, stderr: str) -> ZfsError:
+    """Turn a failed command into the most specific typed error."""
+    message = _first_line(stderr) or f"{argv[0] if argv else 'command'} failed"
+    for pattern, cls in _PATTERNS:
+        if pattern.search(stderr):
+            return cls(message, argv=argv, returncode=returncode, stderr=stderr)
+    return ZfsError(message, argv=argv, returncode=returncode, stderr=stderr)
+
+
+def _first_line(text: str) -> str:
+    """The first non-blank line, which in OpenZFS is the "cannot X 'Y': reason" line."""
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()
+    return ""

@@ -1,0 +1,70 @@
+"""Helpers shared by the VM tests (imported as `vmhelpers`; tests/vm is on sys.path)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from storage.zfs.base import PoolLayout
+from storage.zfs.cli import CliZfsEngine
+
+# The VM's blank disks carry these serials (scripts/zfsvm.sh): nothing else is ever touched.
+SERIAL_PREFIX = "NASUI"
+
+
+class DiskPool:
+    """Hands out free disks and destroys every pool made with them afterwards."""
+
+    def __init__(self, engine: CliZfsEngine, disks: list[str]) -> None:
+        self.engine = engine
+        self.free = list(disks)
+        self.used: list[str] = []
+        self.pools: list[str] = []
+
+    def take(self, count: int) -> list[str]:
+        """Reserve `count` disks."""
+        assert len(self.free) >= count, f"need {count} disks, {len(self.free)} free"
+        taken, self.free = self.free[:count], self.free[count:]
+        self.used += taken
+        return taken
+
+    def create(self, name: str, layout: PoolLayout, **kwargs: object) -> str:
+        """Create a pool through the engine and remember to destroy it."""
+        self.pools.append(name)
+        self.engine.create_pool(name, layout, **kwargs)  # type: ignore[arg-type]
+        return name
+
+
+def destroy_quietly(name: str) -> None:
+    """Best-effort cleanup: a pool left behind would hold its disks for later tests."""
+    subprocess.run(["zpool", "destroy", "-f", name], capture_output=True, timeout=120, check=False)
+
+
+def wipe(disks: list[str]) -> None:
+    """Clear ZFS labels and partition tables so later tests get blank disks."""
+    for disk in disks:
+        # whole-disk vdevs live on partition 1 (partition 9 is a reserve): clear those first
+        parts = sorted(str(p) for p in Path("/dev").glob(Path(disk).name + "?*"))
+        for dev in [*parts, disk]:
+            subprocess.run(["zpool", "labelclear", "-f", dev], capture_output=True, check=False)
+        subprocess.run(["wipefs", "-a", *parts, disk], capture_output=True, check=False)
+    subprocess.run(["udevadm", "settle", "-t", "30"], capture_output=True, check=False)
+
+
+def sync_pool(engine: CliZfsEngine, pool: str) -> None:
+    """Flush dirty data so space figures reflect what was written."""
+    os.sync()
+    engine.run(["zpool", "sync", pool])
+
+
+def wait_for(check: Callable[[], bool], timeout: float = 120.0, step: float = 0.5) -> bool:
+    """Poll until check() is true or the timeout passes."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(step)
+    return check()
