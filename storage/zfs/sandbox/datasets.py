@@ -1,0 +1,242 @@
+"""Dataset and zvol operations of the sandbox engine (a mixin of SandboxZfsEngine)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from storage.zfs.base import Dataset, PropertyValue
+from storage.zfs.errors import (
+    DatasetBusy,
+    DatasetExists,
+    DatasetNotFound,
+    HasChildren,
+    InvalidProperty,
+    NoSpace,
+    PoolNotFound,
+    VolumeShrink,
+    ZfsError,
+)
+from storage.zfs.sandbox import busy, figures, props
+from storage.zfs.sandbox.names import check_dataset_name, split_name
+from storage.zfs.sandbox.proptable import property_table
+from storage.zfs.sandbox.state import State, StateStore
+from storage.zfs.sandbox.tree import PoolTree
+
+_RESERVATIONS = ("reservation", "refreservation")
+
+
+class DatasetOps:
+    """create/set/inherit/grow/destroy and the reads of datasets and zvols."""
+
+    _state: StateStore
+    _clock: Callable[[], float]
+
+    def _pool(self, state: State, name: str) -> PoolTree:
+        raise NotImplementedError  # provided by the engine
+
+    def _find(self, state: State, name: str) -> tuple[PoolTree, str]:
+        """(pool tree, relative name) of an existing dataset, DatasetNotFound otherwise."""
+        check_dataset_name(name)
+        pool, rel = split_name(name)
+        try:
+            tree = self._pool(state, pool)
+        except PoolNotFound:
+            raise DatasetNotFound(f"cannot open '{name}': dataset does not exist") from None
+        if rel not in tree.datasets:
+            raise DatasetNotFound(f"cannot open '{name}': dataset does not exist")
+        return tree, rel
+
+    # -- reads ---------------------------------------------------------------------------
+    def list_datasets(self, root: str) -> list[Dataset]:
+        """`root` and everything under it, from the last rescan's figures."""
+        tree, rel = self._find(self._state.read(), root)
+        calc = figures.SpaceCalculator(tree)
+        names = [rel, *tree.descendants(rel)]
+        names.sort(key=lambda n: n.split("/") if n else [])
+        return [figures.dataset(tree, calc, n) for n in names]
+
+    def get_dataset(self, name: str) -> Dataset:
+        """One dataset or zvol."""
+        tree, rel = self._find(self._state.read(), name)
+        return figures.dataset(tree, figures.SpaceCalculator(tree), rel)
+
+    def get_properties(self, name: str, properties: Sequence[str] = ()) -> dict[str, PropertyValue]:
+        """Properties with their sources (local, inherited from X, default, -)."""
+        tree, rel = self._find(self._state.read(), name)
+        return property_table(tree, figures.SpaceCalculator(tree), rel, properties)
+
+    def zvol_path(self, name: str) -> Path:
+        """The zvol's backing file, for tgt's rdwr backing store."""
+        tree, rel = self._find(self._state.read(), name)
+        if tree.kind(rel) != props.VOLUME:
+            raise InvalidProperty(f"{name} is not a zvol")
+        return tree.data_path(rel)
+
+    # -- create --------------------------------------------------------------------------
+    def _parent_for_new(self, state: State, name: str) -> tuple[PoolTree, str]:
+        """(tree, rel) for a dataset about to be created, after the checks zfs create makes."""
+        check_dataset_name(name)
+        pool, rel = split_name(name)
+        if not rel:
+            raise DatasetExists(f"cannot create '{name}': dataset already exists")
+        tree = self._pool(state, pool)
+        if rel in tree.datasets:
+            raise DatasetExists(f"cannot create '{name}': dataset already exists")
+        parent = tree.parent(rel) or ""
+        if parent not in tree.datasets:
+            raise DatasetNotFound(f"cannot create '{name}': parent does not exist")
+        if tree.kind(parent) != props.FILESYSTEM:
+            raise ZfsError(f"cannot create '{name}': parent is not a filesystem")
+        return tree, rel
+
+    def create_dataset(self, name: str, *, properties: Mapping[str, str] | None = None) -> None:
+        """Create a file system (a directory holding users' files)."""
+        local = _normalized(properties or {}, props.FILESYSTEM)
+        with self._state.transaction() as state:
+            tree, rel = self._parent_for_new(state, name)
+            tree.datasets[rel] = _record(props.FILESYSTEM, local, self._clock())
+            tree.data_path(rel).mkdir(parents=True, exist_ok=True)
+
+    def create_zvol(
+        self,
+        name: str,
+        *,
+        size: int,
+        volblocksize: int | None = None,
+        sparse: bool = False,
+        properties: Mapping[str, str] | None = None,
+    ) -> None:
+        """Create a zvol: a sparse file of `size` bytes, thick (refreservation) unless sparse."""
+        given = dict(properties or {})
+        if volblocksize:
+            given["volblocksize"] = str(volblocksize)
+        given["volsize"] = str(size)
+        local = _normalized(given, props.VOLUME)
+        block = int(local.get("volblocksize", props.DEFAULTS["volblocksize"]))
+        if int(local["volsize"]) % block:
+            raise InvalidProperty(f"volsize {size} must be a multiple of volblocksize {block}")
+        if not sparse:
+            local.setdefault("refreservation", local["volsize"])
+        with self._state.transaction() as state:
+            tree, rel = self._parent_for_new(state, name)
+            parent = tree.parent(rel) or ""
+            available = figures.SpaceCalculator(tree).space(parent).available
+            if int(local.get("refreservation", 0)) > available:
+                raise NoSpace(f"cannot create '{name}': out of space (needs {size} bytes)")
+            tree.datasets[rel] = _record(props.VOLUME, local, self._clock())
+            path = tree.data_path(rel)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "wb") as handle:
+                handle.truncate(size)
+
+    # -- change --------------------------------------------------------------------------
+    def set_properties(self, name: str, properties: Mapping[str, str]) -> None:
+        """Set properties, all or nothing; volsize goes through grow_zvol's rules."""
+        if not properties:
+            return
+        if "volsize" in properties:
+            rest = {k: v for k, v in properties.items() if k != "volsize"}
+            self.set_properties(name, rest)
+            kind = props.VOLUME
+            self.grow_zvol(name, int(props.normalize("volsize", properties["volsize"], kind)))
+            return
+        with self._state.transaction() as state:
+            tree, rel = self._find(state, name)
+            local = _normalized(properties, tree.kind(rel))
+            if "volblocksize" in local:
+                raise InvalidProperty("property 'volblocksize' is readonly once the zvol exists")
+            _check_limits(tree, rel, local, name)
+            tree.datasets[rel]["props"].update(local)
+
+    def inherit_property(self, name: str, prop: str, *, recursive: bool = False) -> None:
+        """Drop the local value (on descendants too when recursive) so it is inherited."""
+        if not props.is_user_property(prop) and prop not in props.INHERITABLE:
+            if prop in props.DEFAULTS or prop in props.STATISTICS or prop == "volsize":
+                raise InvalidProperty(f"'{prop}' property cannot be inherited")
+            raise InvalidProperty(f"invalid property {prop!r}")
+        with self._state.transaction() as state:
+            tree, rel = self._find(state, name)
+            targets = [rel, *tree.descendants(rel)] if recursive else [rel]
+            for target in targets:
+                tree.datasets[target]["props"].pop(prop, None)
+
+    def grow_zvol(self, name: str, new_size: int) -> None:
+        """Raise volsize (and a thick zvol's refreservation); VolumeShrink if smaller."""
+        with self._state.transaction() as state:
+            tree, rel = self._find(state, name)
+            if tree.kind(rel) != props.VOLUME:
+                raise InvalidProperty(f"{name} is not a zvol")
+            local = tree.datasets[rel]["props"]
+            current = int(local["volsize"])
+            if new_size < current:
+                raise VolumeShrink(f"refusing to shrink {name} from {current} to {new_size} bytes")
+            if new_size == current:
+                return
+            block = tree.int_value(rel, "volblocksize")
+            if new_size % block:
+                raise InvalidProperty(f"size {new_size} is not a multiple of volblocksize {block}")
+            # Like ZFS, a thick zvol's refreservation follows its volsize.
+            if int(local.get("refreservation", 0)) >= current:
+                change = {"refreservation": str(new_size)}
+                _check_limits(tree, rel, change, name)
+                local.update(change)
+            local["volsize"] = str(new_size)
+            with open(tree.data_path(rel), "r+b") as handle:
+                handle.truncate(new_size)
+
+    def destroy_dataset(self, name: str, *, recursive: bool = False, force: bool = False) -> None:
+        """Destroy a dataset or zvol; children need recursive, an open zvol is busy."""
+        with self._state.transaction() as state:
+            tree, rel = self._find(state, name)
+            if not rel:
+                raise ZfsError(f"{name} is a pool's root dataset: destroy the pool instead")
+            children = tree.descendants(rel)
+            if children and not recursive:
+                listed = ", ".join(tree.full_name(c) for c in children[:5])
+                raise HasChildren(
+                    f"cannot destroy '{name}': filesystem has children"
+                    f" (use '-r' to destroy {listed})"
+                )
+            node = tree.data_path(rel).parent
+            holders = busy.open_files_under(node)
+            # -f force-unmounts a file system, but nothing makes a zvol in use go away.
+            if holders and (not force or tree.kind(rel) == props.VOLUME):
+                raise DatasetBusy(
+                    f"cannot destroy '{name}': dataset is busy ({busy.describe(holders)})"
+                )
+            for target in [rel, *children]:
+                del tree.datasets[target]
+            shutil.rmtree(node, ignore_errors=True)
+
+
+def _record(kind: str, local: dict[str, str], now: float) -> dict[str, Any]:
+    return {"type": kind, "props": local, "created": now, "usage": {}}
+
+
+def _normalized(given: Mapping[str, str], kind: str) -> dict[str, str]:
+    return {key: props.normalize(key, str(value), kind) for key, value in given.items()}
+
+
+def _check_limits(tree: PoolTree, rel: str, change: Mapping[str, str], name: str) -> None:
+    """Refuse a quota under what is used, or a reservation bigger than the free space."""
+    space = figures.SpaceCalculator(tree).space(rel)
+    for prop in ("quota", "refquota"):
+        limit = int(change.get(prop, 0))
+        floor = space.used if prop == "quota" else space.referenced
+        if limit and limit < floor:
+            raise InvalidProperty(
+                f"cannot set {prop} of '{name}' to {limit}: less than the {floor} bytes used"
+            )
+    for prop in _RESERVATIONS:
+        if prop not in change:
+            continue
+        current = tree.int_value(rel, prop)
+        wanted = int(change[prop])
+        base = space.referenced if prop == "refreservation" else space.used
+        # Only the part of a reservation beyond what is already written takes new space.
+        extra = max(0, wanted - max(current, base))
+        if extra > space.available:
+            raise NoSpace(f"cannot set {prop} of '{name}': size is greater than available space")

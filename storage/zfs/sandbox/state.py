@@ -1,0 +1,78 @@
+"""The sandbox's state file: JSON, written atomically, guarded by a file lock across processes."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+FORMAT = 1
+State = dict[str, Any]
+
+
+def empty_state() -> State:
+    """A state with no pools."""
+    return {"format": FORMAT, "pools": {}}
+
+
+class StateStore:
+    """Reads and read-modify-writes `root/state.json` under fcntl.flock on `root/state.lock`.
+
+    The web process and the Celery worker share the file: writers hold an exclusive lock for the
+    whole read-modify-write, readers a shared one, and the file is replaced atomically so a
+    reader never sees half a file. Do not nest calls: a second lock on a new descriptor would
+    wait for the first one, even in the same process.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.path = root / "state.json"
+        self._lock_path = root / "state.lock"
+        root.mkdir(parents=True, exist_ok=True)
+
+    @contextlib.contextmanager
+    def _locked(self, mode: int) -> Iterator[None]:
+        with open(self._lock_path, "a+b") as lock:
+            fcntl.flock(lock, mode)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def _load(self) -> State:
+        try:
+            data: State = json.loads(self.path.read_text())
+        except FileNotFoundError:
+            return empty_state()
+        return data
+
+    def read(self) -> State:
+        """A snapshot of the state (the figures of the last scan included)."""
+        with self._locked(fcntl.LOCK_SH):
+            return self._load()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[State]:
+        """Yield the state for changes; it is saved when the block ends without an exception."""
+        with self._locked(fcntl.LOCK_EX):
+            state = self._load()
+            yield state
+            self._write(state)
+
+    def _write(self, state: State) -> None:
+        """Write to a temporary file in the same directory, fsync it, then rename over."""
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".state-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w") as handle:
+                json.dump(state, handle, separators=(",", ":"), sort_keys=True)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+            raise
