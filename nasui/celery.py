@@ -18,9 +18,14 @@ def beat_entry(task: str, seconds: float) -> dict[str, object]:
     return {"task": task, "schedule": seconds, "options": {"expires": max(seconds * 0.9, 1.0)}}
 
 
-def build_beat_schedule(heartbeat_seconds: float) -> dict[str, dict[str, object]]:
+def build_beat_schedule(
+    *, heartbeat_seconds: float, sandbox_rescan_seconds: float | None
+) -> dict[str, dict[str, object]]:
     """The periodic work of the panel; each period comes from a NASUI_* setting."""
-    return {"worker-heartbeat": beat_entry("nasui.worker_heartbeat", heartbeat_seconds)}
+    schedule = {"worker-heartbeat": beat_entry("nasui.worker_heartbeat", heartbeat_seconds)}
+    if sandbox_rescan_seconds:
+        schedule["sandbox-rescan"] = beat_entry("storage.sandbox_rescan", sandbox_rescan_seconds)
+    return schedule
 
 
 @app.on_after_finalize.connect
@@ -28,4 +33,8 @@ def _install_beat_schedule(sender: Celery, **_: object) -> None:
     """Read the periods from Django settings once they are loaded."""
     from django.conf import settings
 
-    sender.conf.beat_schedule = build_beat_schedule(settings.NASUI_HEARTBEAT_SECONDS)
+    sandbox = settings.NASUI_ZFS_ENGINE == "sandbox"
+    sender.conf.beat_schedule = build_beat_schedule(
+        heartbeat_seconds=settings.NASUI_HEARTBEAT_SECONDS,
+        sandbox_rescan_seconds=settings.NASUI_SANDBOX_RESCAN_SECONDS if sandbox else None,
+    )

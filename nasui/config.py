@@ -33,9 +33,12 @@ class Config:
     zfs_engine: str
     iscsi_engine: str
     sandbox_dir: Path
+    sandbox_disks: int
+    sandbox_disk_gib: int
     login_failure_limit: int
     login_cooloff_minutes: int
     heartbeat_seconds: float
+    sandbox_rescan_seconds: float
 
 
 def _env(values: Mapping[str, str]) -> environ.Env:
@@ -106,9 +109,12 @@ def load_config(values: Mapping[str, str]) -> Config:
         zfs_engine=_choice(env, "NASUI_ZFS_ENGINE", ENGINE_CHOICES),
         iscsi_engine=_choice(env, "NASUI_ISCSI_ENGINE", ISCSI_ENGINE_CHOICES),
         sandbox_dir=Path(env.str("NASUI_SANDBOX_DIR", default=str(data_dir / "sandbox"))),
+        sandbox_disks=_positive_int(env, "NASUI_SANDBOX_DISKS", 6),
+        sandbox_disk_gib=_positive_int(env, "NASUI_SANDBOX_DISK_GIB", 8),
         login_failure_limit=_positive_int(env, "NASUI_LOGIN_FAILURE_LIMIT", 5),
         login_cooloff_minutes=_positive_int(env, "NASUI_LOGIN_COOLOFF_MINUTES", 15),
         heartbeat_seconds=float(_positive_int(env, "NASUI_HEARTBEAT_SECONDS", 10)),
+        sandbox_rescan_seconds=float(_positive_int(env, "NASUI_SANDBOX_RESCAN_SECONDS", 30)),
     )
 
 

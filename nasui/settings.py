@@ -21,7 +21,10 @@ DATA_DIR = CONFIG.data_dir
 NASUI_ZFS_ENGINE = resolve_zfs_engine(CONFIG.zfs_engine)
 NASUI_ISCSI_ENGINE = CONFIG.iscsi_engine
 NASUI_SANDBOX_DIR = CONFIG.sandbox_dir
+NASUI_SANDBOX_DISKS = CONFIG.sandbox_disks
+NASUI_SANDBOX_DISK_GIB = CONFIG.sandbox_disk_gib
 NASUI_HEARTBEAT_SECONDS = CONFIG.heartbeat_seconds
+NASUI_SANDBOX_RESCAN_SECONDS = CONFIG.sandbox_rescan_seconds
 
 INSTALLED_APPS = [
     "django.contrib.auth",
@@ -159,7 +162,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "nasui.api.pagination.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -9,10 +9,12 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from nasui import views
 from nasui.api import urls as api_urls
+from storage.api.urls import urlpatterns as storage_api_urls
 
 # DRF marks its views login_not_required and authenticates them itself (token or session).
 api_patterns: list[URLPattern | URLResolver] = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("storage/", include((storage_api_urls, "storage-api"))),
     path("", include(api_urls.urlpatterns)),
 ]
 

@@ -36,3 +36,19 @@ def duration(seconds: int | float | None) -> str:
     if hours:
         return f"{hours} h {minutes} min"
     return f"{minutes} min"
+
+
+@register.filter
+def ratio(value: float | None) -> str:
+    """1.234 -> '1.23x', as ZFS prints compress and dedup ratios."""
+    if value is None:
+        return "—"
+    return f"{float(value):.2f}x"
+
+
+@register.filter
+def percent(value: float | None) -> str:
+    """0.153 -> '15.3%'."""
+    if value is None:
+        return "—"
+    return f"{100 * float(value):.1f}%"

@@ -121,3 +121,17 @@ def test_plain_http_run_leaves_cookies_usable(tmp_path):
     values = _settings_under({"NASUI_DATA_DIR": str(tmp_path), "NASUI_HTTPS": "0"})
     assert values["SESSION_COOKIE_SECURE"] is False
     assert values["SECURE_SSL_REDIRECT"] is None
+
+
+def test_beat_entries_expire_before_their_next_run():
+    from nasui.celery import build_beat_schedule
+
+    schedule = build_beat_schedule(heartbeat_seconds=10, sandbox_rescan_seconds=30)
+    assert schedule["worker-heartbeat"]["schedule"] == 10
+    for entry in schedule.values():
+        options = entry["options"]
+        assert isinstance(options, dict)
+        assert options["expires"] < entry["schedule"]
+    assert "sandbox-rescan" not in build_beat_schedule(
+        heartbeat_seconds=10, sandbox_rescan_seconds=None
+    )

@@ -1,0 +1,209 @@
+"""Serializers of the storage API: ZFS dataclasses out, request bodies in."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from storage import validation as v
+from storage.zfs.base import Vdev
+
+
+class DiskSerializer(serializers.Serializer[Any]):
+    """A whole disk and the pool using it."""
+
+    name = serializers.CharField()
+    path = serializers.CharField()
+    size = serializers.IntegerField()
+    model = serializers.CharField()
+    serial = serializers.CharField()
+    pool = serializers.CharField(allow_null=True)
+    other_use = serializers.CharField()
+    free = serializers.BooleanField()
+
+
+class PoolSerializer(serializers.Serializer[Any]):
+    """A pool's space, health and dedup ratio (bytes)."""
+
+    name = serializers.CharField()
+    guid = serializers.CharField()
+    health = serializers.CharField()
+    size = serializers.IntegerField()
+    allocated = serializers.IntegerField()
+    free = serializers.IntegerField()
+    capacity = serializers.IntegerField(help_text="Percent used.")
+    fragmentation = serializers.IntegerField(allow_null=True)
+    dedupratio = serializers.FloatField()
+
+
+@extend_schema_field(OpenApiTypes.OBJECT)
+class VdevField(serializers.Field[Vdev, Any, Any, Any]):
+    """A vdev subtree as nested objects."""
+
+    def to_representation(self, value: Any) -> Any:
+        return [asdict(v) for v in value]
+
+
+class ScanSerializer(serializers.Serializer[Any]):
+    """The last or current scrub/resilver."""
+
+    state = serializers.CharField()
+    function = serializers.CharField()
+    percent_done = serializers.FloatField(allow_null=True)
+    error_count = serializers.IntegerField(source="errors")
+
+
+class DedupTableSerializer(serializers.Serializer[Any]):
+    """DDT totals: entries, bytes on disk, bytes in RAM."""
+
+    entries = serializers.IntegerField()
+    size_on_disk = serializers.IntegerField()
+    size_in_core = serializers.IntegerField()
+
+
+class PoolDetailSerializer(PoolSerializer):
+    """A pool with its vdev tree, scan state, errors, dedup table and root dataset ratios."""
+
+    vdevs = VdevField(source="status.vdevs")
+    logs = VdevField(source="status.logs")
+    cache = VdevField(source="status.cache")
+    spares = VdevField(source="status.spares")
+    scan = ScanSerializer(source="status.scan")
+    status = serializers.CharField(source="status.status")
+    data_errors = serializers.CharField(source="status.errors")
+    ddt = DedupTableSerializer(allow_null=True)
+    compressratio = serializers.FloatField(source="root.compressratio", allow_null=True)
+    logicalused = serializers.IntegerField(source="root.logicalused", allow_null=True)
+
+
+class PoolCreateSerializer(serializers.Serializer[Any]):
+    """A new pool: name, layout and disks."""
+
+    name = serializers.CharField()
+    layout = serializers.ChoiceField(choices=v.LAYOUT_CHOICES)
+    disks = serializers.ListField(child=serializers.CharField(), allow_empty=False)
+    width = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    cache = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+    log = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+    spares = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+
+
+class ConfirmSerializer(serializers.Serializer[Any]):
+    """The object's name, typed again before anything is destroyed."""
+
+    confirm = serializers.CharField(allow_blank=True)
+    recursive = serializers.BooleanField(required=False, default=False)
+
+
+class ImportSerializer(serializers.Serializer[Any]):
+    """Which found pool to import, and an optional new name."""
+
+    pool = serializers.CharField(help_text="Name or numeric id of the pool.")
+    new_name = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class ImportableSerializer(serializers.Serializer[Any]):
+    """A pool that can be imported."""
+
+    name = serializers.CharField()
+    guid = serializers.CharField()
+    state = serializers.CharField()
+    status = serializers.CharField()
+
+
+class DatasetSerializer(serializers.Serializer[Any]):
+    """A file system or zvol with its space figures (bytes) and settings."""
+
+    name = serializers.CharField()
+    pool = serializers.CharField()
+    type = serializers.CharField()
+    used = serializers.IntegerField()
+    available = serializers.IntegerField()
+    referenced = serializers.IntegerField()
+    logicalused = serializers.IntegerField()
+    compressratio = serializers.FloatField()
+    compression = serializers.CharField()
+    dedup = serializers.CharField()
+    recordsize = serializers.IntegerField(allow_null=True)
+    volblocksize = serializers.IntegerField(allow_null=True)
+    volsize = serializers.IntegerField(allow_null=True)
+    sparse = serializers.BooleanField(allow_null=True)
+    quota = serializers.IntegerField(allow_null=True)
+    reservation = serializers.IntegerField(allow_null=True)
+    atime = serializers.BooleanField(allow_null=True)
+    comment = serializers.CharField()
+
+
+def _choice(values: list[str], **kwargs: Any) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=values, **kwargs)
+
+
+class DatasetWriteSerializer(serializers.Serializer[Any]):
+    """Properties of a file system; "inherit" drops a local value."""
+
+    compression = _choice(v.COMPRESSION_FORM_CHOICES, required=False)
+    dedup = _choice(v.DEDUP_FORM_CHOICES, required=False)
+    recordsize = serializers.IntegerField(required=False, allow_null=True)
+    atime = _choice(["inherit", "on", "off"], required=False)
+    quota = serializers.CharField(required=False, allow_blank=True, help_text="e.g. 500G")
+    reservation = serializers.CharField(required=False, allow_blank=True)
+    comment = serializers.CharField(required=False, allow_blank=True)
+
+
+class DatasetCreateSerializer(DatasetWriteSerializer):
+    """A new file system: its full name (pool/…/name) and properties."""
+
+    name = serializers.CharField(help_text="Full name, e.g. tank/media.")
+
+
+class ZvolWriteSerializer(serializers.Serializer[Any]):
+    """Changes to a zvol: grow, compression, dedup, comment."""
+
+    size = serializers.CharField(required=False, help_text="e.g. 20G; never smaller.")
+    compression = _choice(v.COMPRESSION_FORM_CHOICES, required=False)
+    dedup = _choice(v.DEDUP_FORM_CHOICES, required=False)
+    comment = serializers.CharField(required=False, allow_blank=True)
+
+
+class ZvolCreateSerializer(ZvolWriteSerializer):
+    """A new zvol."""
+
+    name = serializers.CharField(help_text="Full name, e.g. tank/vm-disk.")
+    size = serializers.CharField(help_text="e.g. 20G; a multiple of the block size.")
+    volblocksize = serializers.IntegerField(required=False, default=v.DEFAULT_VOLBLOCKSIZE)
+    sparse = serializers.BooleanField(required=False, default=False)
+    force = serializers.BooleanField(
+        required=False, default=False, help_text="Allow a thick zvol over 80% of free space."
+    )
+
+
+class DedupEstimateQuerySerializer(serializers.Serializer[Any]):
+    """What to estimate: an amount of data, its block size, and the pool for its own figures."""
+
+    pool = serializers.CharField(required=False, allow_blank=True)
+    size = serializers.CharField(required=False, default="1T")
+    block_size = serializers.IntegerField(
+        required=False, default=v.DEFAULT_RECORDSIZE, min_value=512
+    )
+
+
+class DedupEstimateSerializer(serializers.Serializer[Any]):
+    """DDT entries and RAM the data would need, against RAM and the ARC limit."""
+
+    data_bytes = serializers.IntegerField()
+    block_size = serializers.IntegerField()
+    entries = serializers.IntegerField()
+    core_bytes_per_entry = serializers.IntegerField()
+    per_entry_source = serializers.CharField()
+    ram_bytes = serializers.IntegerField()
+    ram_total = serializers.IntegerField()
+    arc_max = serializers.IntegerField()
+    arc_max_source = serializers.CharField()
+    share_of_arc = serializers.FloatField()
+    share_of_ram = serializers.FloatField()
+    verdict = serializers.CharField()
+    explanation = serializers.CharField()

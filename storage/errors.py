@@ -1,0 +1,58 @@
+"""Turn the ZFS engines' typed errors into field-level validation errors, once."""
+
+from __future__ import annotations
+
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+
+from storage.zfs import errors as zfs
+
+# A plain sentence for each error class; the engine's own words follow it.
+FRIENDLY: dict[type[zfs.ZfsError], tuple[str, str]] = {
+    zfs.PoolExists: ("name", "A pool with this name already exists."),
+    zfs.DatasetExists: ("name", "A dataset or zvol with this name already exists."),
+    zfs.PoolNotFound: (NON_FIELD_ERRORS, "No such pool."),
+    zfs.DatasetNotFound: (NON_FIELD_ERRORS, "No such dataset or zvol."),
+    zfs.PoolBusy: (NON_FIELD_ERRORS, "The pool is busy: something still uses it."),
+    zfs.DatasetBusy: (NON_FIELD_ERRORS, "It is busy: something still uses it."),
+    zfs.HasChildren: ("recursive", "It has children or snapshots: confirm a recursive delete."),
+    zfs.NoSpace: ("size", "Not enough free space in the pool."),
+    zfs.VolumeShrink: ("size", "A zvol can only grow: shrinking would destroy data."),
+    zfs.DeviceInUse: ("disks", "A chosen disk is in use."),
+    zfs.DeviceNotFound: ("disks", "A chosen disk does not exist."),
+    zfs.InvalidLayout: ("disks", "The disks do not make a valid layout."),
+    zfs.InvalidProperty: (NON_FIELD_ERRORS, "ZFS refused a setting."),
+    zfs.PermissionDenied: (NON_FIELD_ERRORS, "The panel is not allowed to run ZFS commands."),
+    zfs.ZfsUnavailable: (NON_FIELD_ERRORS, "ZFS is not available on this machine."),
+    zfs.ZfsTimeout: (NON_FIELD_ERRORS, "ZFS did not answer in time."),
+}
+PROPERTY_FIELDS = (
+    "compression",
+    "dedup",
+    "recordsize",
+    "volblocksize",
+    "quota",
+    "reservation",
+    "atime",
+)
+
+
+def _field_for_property(message: str) -> str | None:
+    """Guess the form field from a ZFS message that names a property."""
+    lowered = message.lower()
+    if "volsize" in lowered:
+        return "size"
+    return next((name for name in PROPERTY_FIELDS if name in lowered), None)
+
+
+def to_validation_error(exc: zfs.ZfsError, field: str | None = None) -> ValidationError:
+    """A ValidationError naming the field the failure is about, with ZFS's own reason."""
+    default_field, sentence = next(
+        (value for cls, value in FRIENDLY.items() if isinstance(exc, cls)),
+        (NON_FIELD_ERRORS, "ZFS refused the change."),
+    )
+    target = field or default_field
+    if isinstance(exc, zfs.InvalidProperty):
+        target = field or _field_for_property(exc.message) or default_field
+    detail = exc.message.strip()
+    text = f"{sentence} ZFS said: {detail}" if detail and detail != sentence else sentence
+    return ValidationError({target: [text]})

@@ -1,0 +1,153 @@
+"""Forms of the storage pages; the rules themselves live in services and validation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from storage import validation as v
+
+INPUT = {"class": "form-control"}
+SELECT = {"class": "form-select"}
+
+
+def _size_choices(sizes: list[int], default_label: str) -> list[tuple[str, str]]:
+    return [("", default_label)] + [(str(s), v.format_size(s)) for s in sizes]
+
+
+def _choices(values: list[str]) -> list[tuple[str, str]]:
+    return [(value, value) for value in values]
+
+
+class StyledForm(forms.Form):
+    """Adds Tabler's classes to every widget and marks fields with errors."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            widget = field.widget
+            if isinstance(widget, forms.CheckboxInput | forms.CheckboxSelectMultiple):
+                continue
+            css = "form-select" if isinstance(widget, forms.Select) else "form-control"
+            widget.attrs.setdefault("class", css)
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        for name in self.errors:
+            if name in self.fields:
+                widget = self.fields[name].widget
+                widget.attrs["class"] = widget.attrs.get("class", "") + " is-invalid"
+
+
+class PoolCreateForm(StyledForm):
+    """Name, layout and disks of a new pool."""
+
+    name = forms.CharField(
+        max_length=v.MAX_NAME, help_text="Letters, digits, _ . : - ; starts with a letter."
+    )
+    layout = forms.ChoiceField(choices=v.LAYOUT_CHOICES, initial="raidz1")
+    width = forms.IntegerField(
+        required=False,
+        min_value=1,
+        label="Disks per vdev",
+        help_text="For RAID10 and several RAID-Z vdevs; empty: one vdev of all disks "
+        "(2 per mirror for RAID10).",
+    )
+    disks = forms.MultipleChoiceField(widget=forms.CheckboxSelectMultiple, label="Data disks")
+    log = forms.MultipleChoiceField(
+        widget=forms.CheckboxSelectMultiple, required=False, label="Log (SLOG) disks"
+    )
+    cache = forms.MultipleChoiceField(
+        widget=forms.CheckboxSelectMultiple, required=False, label="Cache (L2ARC) disks"
+    )
+    spares = forms.MultipleChoiceField(
+        widget=forms.CheckboxSelectMultiple, required=False, label="Spare disks"
+    )
+
+    def __init__(self, *args: Any, disk_choices: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("disks", "log", "cache", "spares"):
+            self.fields[name].choices = disk_choices  # type: ignore[attr-defined]
+
+
+class ConfirmForm(StyledForm):
+    """Type the name of what is about to be destroyed."""
+
+    confirm = forms.CharField(label="Type the name to confirm", required=False)
+    recursive = forms.BooleanField(
+        required=False, label="Also destroy everything inside it (children and snapshots)"
+    )
+
+
+class ImportForm(StyledForm):
+    """Import a pool found on the disks."""
+
+    pool = forms.CharField(widget=forms.HiddenInput)
+    new_name = forms.CharField(required=False, label="Import under a new name (optional)")
+
+
+class DatasetPropertiesForm(StyledForm):
+    """Properties a file system can set or inherit."""
+
+    compression = forms.ChoiceField(choices=_choices(v.COMPRESSION_FORM_CHOICES), initial="inherit")
+    dedup = forms.ChoiceField(
+        choices=_choices(v.DEDUP_FORM_CHOICES),
+        initial="inherit",
+        help_text="Dedup keeps a table of every block in RAM: read the estimate first.",
+    )
+    recordsize = forms.TypedChoiceField(
+        choices=_size_choices(v.RECORDSIZES, "inherit"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label="Record size",
+    )
+    atime = forms.ChoiceField(choices=_choices(["inherit", "on", "off"]), initial="inherit")
+    quota = forms.CharField(required=False, help_text="e.g. 500G; empty: none")
+    reservation = forms.CharField(required=False, help_text="e.g. 10G; empty: none")
+    comment = forms.CharField(required=False, max_length=200)
+
+
+class DatasetCreateForm(DatasetPropertiesForm):
+    """A new file system under a parent dataset."""
+
+    parent = forms.ChoiceField()
+    name = forms.CharField(max_length=100)
+    field_order = ["parent", "name"]
+
+    def __init__(self, *args: Any, parents: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["parent"].choices = _choices(parents)  # type: ignore[attr-defined]
+
+
+class ZvolPropertiesForm(StyledForm):
+    """Properties of a zvol that can change after creation."""
+
+    size = forms.CharField(help_text="e.g. 20G (units K, M, G, T); a zvol can only grow.")
+    compression = forms.ChoiceField(choices=_choices(v.COMPRESSION_FORM_CHOICES), initial="inherit")
+    dedup = forms.ChoiceField(choices=_choices(v.DEDUP_FORM_CHOICES), initial="inherit")
+    comment = forms.CharField(required=False, max_length=200)
+
+
+class ZvolCreateForm(ZvolPropertiesForm):
+    """A new zvol (block volume) under a parent dataset."""
+
+    parent = forms.ChoiceField()
+    name = forms.CharField(max_length=100)
+    volblocksize = forms.TypedChoiceField(
+        choices=[(str(s), v.format_size(s)) for s in v.VOLBLOCKSIZES],
+        coerce=int,
+        initial=str(v.DEFAULT_VOLBLOCKSIZE),
+        label="Block size",
+        help_text="16K suits most uses; small blocks lose most of the compression gain.",
+    )
+    sparse = forms.BooleanField(required=False, label="Sparse (thin): reserve no space up front")
+    force = forms.BooleanField(
+        required=False, label="Allow a thick zvol over 80% of the free space"
+    )
+    field_order = ["parent", "name", "size", "volblocksize", "sparse"]
+
+    def __init__(self, *args: Any, parents: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["parent"].choices = _choices(parents)  # type: ignore[attr-defined]

@@ -1,0 +1,200 @@
+"""Reads of pools, datasets, zvols and disks shared by pages and the API (ZFS is the truth)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import PurePath
+
+import psutil
+
+from storage.dedup import DedupEstimate, estimate_dedup
+from storage.engine import get_engine
+from storage.zfs import errors as zfs
+from storage.zfs.base import Dataset, ImportablePool, Pool, PoolStatus, Vdev
+from storage.zfs.disks import list_disks as list_block_disks
+
+__all__ = ["Dataset", "DatasetRow", "DiskRow", "PoolDetail"]
+from storage.zfs.stats import BlockDevice, DedupTable
+
+
+@dataclass(frozen=True)
+class DiskRow:
+    """A whole disk and what uses it."""
+
+    name: str
+    path: str
+    size: int
+    model: str
+    serial: str
+    pool: str | None
+    other_use: str  # e.g. a file system or mount on it, "" when free
+
+    @property
+    def free(self) -> bool:
+        """True when a new pool may take this disk."""
+        return self.pool is None and not self.other_use
+
+
+@dataclass(frozen=True)
+class PoolDetail:
+    """Everything the pool page shows."""
+
+    pool: Pool
+    status: PoolStatus
+    ddt: DedupTable | None
+    root: Dataset | None
+
+
+@dataclass(frozen=True)
+class DatasetRow:
+    """A dataset or zvol with its depth in the tree, for indented tables."""
+
+    dataset: Dataset
+    depth: int
+
+
+def pool_list() -> list[Pool]:
+    """Every imported pool, by name."""
+    return sorted(get_engine().list_pools(), key=lambda p: p.name)
+
+
+def pool_get(name: str) -> Pool:
+    """One pool (PoolNotFound if absent)."""
+    return get_engine().get_pool(name)
+
+
+def pool_detail(name: str) -> PoolDetail:
+    """A pool with its status, dedup table and root dataset."""
+    engine = get_engine()
+    pool = engine.get_pool(name)
+    return PoolDetail(
+        pool=pool,
+        status=engine.pool_status(name),
+        ddt=_ddt_or_none(name),
+        root=next(iter(engine.list_datasets(name)), None),
+    )
+
+
+def _ddt_or_none(pool: str) -> DedupTable | None:
+    """The pool's DDT summary; None when the engine cannot read it."""
+    try:
+        return get_engine().dedup_table(pool)
+    except zfs.ZfsError:
+        return None
+
+
+def dataset_tree(root: str) -> list[DatasetRow]:
+    """A pool's datasets and zvols in tree order (one ZFS listing)."""
+    datasets = sorted(get_engine().list_datasets(root), key=lambda d: d.name.split("/"))
+    base = root.count("/")
+    return [DatasetRow(dataset=d, depth=d.name.count("/") - base) for d in datasets]
+
+
+def dataset_list(pool: str | None = None, *, volumes: bool | None = None) -> list[Dataset]:
+    """Datasets and/or zvols of one pool or of all pools."""
+    engine = get_engine()
+    pools = [pool] if pool else [p.name for p in engine.list_pools()]
+    found = [d for name in pools for d in engine.list_datasets(name)]
+    if volumes is not None:
+        found = [d for d in found if d.is_volume == volumes]
+    return sorted(found, key=lambda d: d.name.split("/"))
+
+
+def dataset_get(name: str) -> Dataset:
+    """One dataset or zvol (DatasetNotFound if absent)."""
+    return get_engine().get_dataset(name)
+
+
+def dataset_properties(name: str, properties: tuple[str, ...]) -> dict[str, str]:
+    """Locally set values of some properties ("inherit" for inherited or default ones)."""
+    found = get_engine().get_properties(name, list(properties))
+    values = {}
+    for prop, value in found.items():
+        values[prop] = value.value if value.source == "local" else "inherit"
+    return values
+
+
+def importable_pools() -> list[ImportablePool]:
+    """Pools on the disks that are not imported yet."""
+    return get_engine().importable_pools()
+
+
+def _leaf_names(vdevs: tuple[Vdev, ...]) -> set[str]:
+    return {PurePath(leaf.name).name for vdev in vdevs for leaf in vdev.leaves}
+
+
+def _pool_members() -> dict[str, str]:
+    """Disk name -> pool name, for every disk any imported pool uses."""
+    engine = get_engine()
+    members: dict[str, str] = {}
+    for pool in engine.list_pools():
+        status = engine.pool_status(pool.name)
+        groups = status.vdevs + status.logs + status.cache + status.spares
+        for leaf in _leaf_names(groups + status.special + status.dedup):
+            members[leaf] = pool.name
+    return members
+
+
+def _other_use(device: BlockDevice) -> str:
+    """What else lives on a disk (a file system, a mount), or ""."""
+    for dev in (device, *device.children):
+        if dev.mountpoint:
+            return f"mounted at {dev.mountpoint}"
+        if dev.fstype and dev.fstype != "zfs_member":
+            return f"holds {dev.fstype}"
+    return ""
+
+
+def _devices() -> list[BlockDevice]:
+    """The engine's disks (sandbox files), else the machine's whole disks from lsblk."""
+    lister = getattr(get_engine(), "list_disks", None)
+    if lister is not None:
+        return list(lister())
+    return list_block_disks()
+
+
+def disk_list() -> list[DiskRow]:
+    """Whole disks with the pool that uses each (from the engine's own disk listing)."""
+    devices = _devices()
+    members = _pool_members()
+    rows = []
+    for dev in devices:
+        pool = members.get(dev.name) or members.get(PurePath(dev.path).name)
+        if pool is None and dev.fstype == "zfs_member":
+            pool = "(exported pool)"
+        rows.append(
+            DiskRow(
+                name=dev.name,
+                path=dev.path,
+                size=dev.size,
+                model=dev.model,
+                serial=dev.serial,
+                pool=pool,
+                other_use=_other_use(dev),
+            )
+        )
+    return sorted(rows, key=lambda r: r.name)
+
+
+def arc_max_or_none() -> int | None:
+    """The ARC's size limit, None where there is no ARC (sandbox, no module)."""
+    try:
+        return get_engine().arcstats().c_max or None
+    except zfs.ZfsError:
+        return None
+
+
+def dedup_estimate(*, pool: str | None, data_bytes: int, block_size: int) -> DedupEstimate:
+    """What dedup would need for `data_bytes` in blocks of `block_size` on this machine."""
+    per_entry = None
+    if pool:
+        ddt = _ddt_or_none(pool)
+        if ddt is not None and ddt.entries > 0 and ddt.size_in_core > 0:
+            per_entry = max(1, ddt.size_in_core // ddt.entries)
+    return estimate_dedup(
+        data_bytes=data_bytes,
+        block_size=block_size,
+        ram_total=psutil.virtual_memory().total,
+        arc_max=arc_max_or_none(),
+        core_bytes_per_entry=per_entry,
+    )

@@ -1,0 +1,352 @@
+"""Writes to pools, datasets and zvols: validate, then ask the engine; errors name the field."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+
+from nasui.models import Job
+from nasui.services import job_start
+from storage import selectors, tasks
+from storage import validation as v
+from storage.engine import get_engine
+from storage.errors import to_validation_error
+from storage.zfs import errors as zfs
+from storage.zfs.base import Dataset, PoolLayout
+
+T = TypeVar("T")
+THICK_ZVOL_LIMIT = 0.8  # TrueNAS's rule: a thick zvol may take at most 80% of the free space
+
+
+def _engine_call(call: Callable[[], T], field: str | None = None) -> T:
+    """Run one engine operation; its typed error becomes a ValidationError."""
+    try:
+        return call()
+    except zfs.ZfsError as exc:
+        raise to_validation_error(exc, field) from exc
+
+
+def _pool_layout(
+    *, layout: str, disks: Sequence[str], width: int | None, extra: dict[str, Sequence[str]]
+) -> PoolLayout:
+    """Check the layout's rules and that every disk is free; build the engine's layout."""
+    if not disks:
+        raise v.fail("disks", "Pick the disks for the pool.")
+    vdev_type, per_vdev = v.validate_layout(layout, len(disks), width)
+    chosen = [*disks, *(d for group in extra.values() for d in group)]
+    if len(set(chosen)) != len(chosen):
+        raise v.fail("disks", "A disk can be used only once in a pool.")
+    known = {row.name: row for row in selectors.disk_list()}
+    for name in chosen:
+        row = known.get(name)
+        if row is None:
+            raise v.fail("disks", f"There is no disk named “{name}”.")
+        if not row.free:
+            raise v.fail("disks", f"Disk {name} is in use ({row.pool or row.other_use}).")
+    groups = tuple(tuple(disks[i : i + per_vdev]) for i in range(0, len(disks), per_vdev))
+    return PoolLayout(
+        type=vdev_type,
+        groups=groups,
+        cache=tuple(extra.get("cache", ())),
+        log=tuple(extra.get("log", ())),
+        spares=tuple(extra.get("spares", ())),
+    )
+
+
+def pool_create(
+    *,
+    name: str,
+    layout: str,
+    disks: Sequence[str],
+    width: int | None = None,
+    cache: Sequence[str] = (),
+    log: Sequence[str] = (),
+    spares: Sequence[str] = (),
+    user: User | AnonymousUser | None = None,
+) -> Job:
+    """Validate a new pool and start the job that creates it."""
+    name = v.validate_pool_name(name)
+    if any(p.name == name for p in selectors.pool_list()):
+        raise v.fail("name", "A pool with this name already exists.")
+    pool_layout = _pool_layout(
+        layout=layout,
+        disks=list(disks),
+        width=width,
+        extra={"cache": cache, "log": log, "spares": spares},
+    )
+    _engine_call(pool_layout.validate, "disks")
+    return job_start(
+        kind="pool.create",
+        title=f"Create pool {name}",
+        task=tasks.pool_create,
+        user=user,
+        name=name,
+        vdev_type=pool_layout.type,
+        groups=[list(g) for g in pool_layout.groups],
+        cache=list(cache),
+        log=list(log),
+        spares=list(spares),
+    )
+
+
+def _confirm(name: str, typed: str) -> None:
+    """Destroying needs the exact name typed again."""
+    if typed.strip() != name:
+        raise v.fail("confirm", f"Type “{name}” to confirm.")
+
+
+def pool_destroy(*, name: str, confirm: str, user: User | AnonymousUser | None = None) -> Job:
+    """Check the confirmation and start the job that destroys the pool and all its data."""
+    _engine_call(lambda: selectors.pool_get(name))
+    _confirm(name, confirm)
+    _refuse_if_shared(name, prefix=True)
+    return job_start(
+        kind="pool.destroy",
+        title=f"Destroy pool {name}",
+        task=tasks.pool_destroy,
+        user=user,
+        name=name,
+    )
+
+
+def pool_export(*, name: str) -> None:
+    """Export a pool so that it can be moved or imported again later."""
+    _refuse_if_shared(name, prefix=True)
+    _engine_call(lambda: get_engine().export_pool(name))
+
+
+def pool_import(*, name_or_guid: str, new_name: str = "") -> None:
+    """Import a pool found on the disks, optionally under a new name."""
+    if new_name:
+        new_name = v.validate_pool_name(new_name, "new_name")
+    if not any(name_or_guid in (p.name, p.guid) for p in selectors.importable_pools()):
+        raise v.fail("pool", f"No importable pool is named “{name_or_guid}”.")
+    _engine_call(lambda: get_engine().import_pool(name_or_guid, new_name=new_name or None))
+
+
+def pool_scrub(*, name: str, user: User | AnonymousUser | None = None) -> Job:
+    """Start a scrub and the job that follows its progress."""
+    _engine_call(lambda: selectors.pool_get(name))
+    if Job.objects.filter(kind="pool.scrub", arguments__name=name).exclude(status__in=Job.FINISHED):
+        raise ValidationError({NON_FIELD_ERRORS: [f"A scrub of {name} is already running."]})
+    return job_start(
+        kind="pool.scrub", title=f"Scrub pool {name}", task=tasks.pool_scrub, user=user, name=name
+    )
+
+
+def _refuse_if_shared(name: str, *, prefix: bool = False) -> None:
+    """A zvol an iSCSI extent serves must not disappear under it."""
+    from sharing.selectors import extents_using
+
+    users = extents_using(name, prefix=prefix)
+    if users:
+        raise ValidationError(
+            {
+                NON_FIELD_ERRORS: [
+                    f"In use by iSCSI extent {', '.join(users)}: remove the extent first."
+                ]
+            }
+        )
+
+
+def _property_changes(values: dict[str, Any]) -> tuple[dict[str, str], list[str]]:
+    """Split form values into properties to set and properties to inherit."""
+    to_set: dict[str, str] = {}
+    to_inherit: list[str] = []
+    for prop, value in values.items():
+        if value is None or value == "":
+            continue
+        if value == "inherit":
+            to_inherit.append(prop)
+        else:
+            to_set[prop] = str(value)
+    return to_set, to_inherit
+
+
+def _validated_properties(
+    *,
+    compression: str | None,
+    dedup: str | None,
+    comment: str | None,
+    extra: dict[str, Any],
+) -> dict[str, Any]:
+    """Validate the properties datasets and zvols share."""
+    props: dict[str, Any] = dict(extra)
+    if compression is not None:
+        props["compression"] = v.validate_choice(
+            compression, v.COMPRESSION_FORM_CHOICES, "compression"
+        )
+    if dedup is not None:
+        props["dedup"] = v.validate_choice(dedup, v.DEDUP_FORM_CHOICES, "dedup")
+    if comment is not None:
+        if len(comment) > 200 or "\n" in comment:
+            raise v.fail("comment", "One line of at most 200 characters.")
+        props["nasui:comment"] = comment
+    return props
+
+
+def _child_name(parent: str, name: str) -> str:
+    """parent/name, checked, with the parent existing."""
+    full = v.validate_dataset_name(f"{parent.strip('/')}/{v.validate_component(name)}")
+    parent_ds = _engine_call(lambda: get_engine().get_dataset(parent), "parent")
+    if parent_ds.is_volume:
+        raise v.fail("parent", "A zvol cannot contain datasets.")
+    return full
+
+
+def dataset_create(
+    *,
+    parent: str,
+    name: str,
+    compression: str = "inherit",
+    dedup: str = "inherit",
+    recordsize: int | None = None,
+    atime: str = "inherit",
+    quota: str = "",
+    reservation: str = "",
+    comment: str = "",
+) -> Dataset:
+    """Create a file system under `parent` with the chosen properties."""
+    full = _child_name(parent, name)
+    extra: dict[str, Any] = {"atime": v.validate_choice(atime, ["inherit", "on", "off"], "atime")}
+    if recordsize:
+        extra["recordsize"] = v.validate_block_size(recordsize, v.RECORDSIZES, "recordsize")
+    if quota:
+        extra["quota"] = v.parse_size(quota, "quota")
+    if reservation:
+        extra["reservation"] = v.parse_size(reservation, "reservation")
+    props = _validated_properties(
+        compression=compression, dedup=dedup, comment=comment or None, extra=extra
+    )
+    to_set, _ = _property_changes(props)
+    _engine_call(lambda: get_engine().create_dataset(full, properties=to_set))
+    return _engine_call(lambda: get_engine().get_dataset(full))
+
+
+def _apply_changes(name: str, props: dict[str, Any]) -> Dataset:
+    """Set and inherit properties on an existing dataset or zvol."""
+    engine = get_engine()
+    to_set, to_inherit = _property_changes(props)
+    if to_set:
+        _engine_call(lambda: engine.set_properties(name, to_set))
+    for prop in to_inherit:
+        _engine_call(lambda prop=prop: engine.inherit_property(name, prop))  # type: ignore[misc]
+    return _engine_call(lambda: engine.get_dataset(name))
+
+
+def dataset_update(
+    *,
+    name: str,
+    compression: str | None = None,
+    dedup: str | None = None,
+    recordsize: int | None = None,
+    atime: str | None = None,
+    quota: str | None = None,
+    reservation: str | None = None,
+    comment: str | None = None,
+) -> Dataset:
+    """Change a file system's properties; "inherit" drops the local value."""
+    current = _engine_call(lambda: get_engine().get_dataset(name), "name")
+    if current.is_volume:
+        raise v.fail("name", "This is a zvol; edit it as a zvol.")
+    extra: dict[str, Any] = {}
+    if atime is not None:
+        extra["atime"] = v.validate_choice(atime, ["inherit", "on", "off"], "atime")
+    if recordsize:
+        extra["recordsize"] = v.validate_block_size(recordsize, v.RECORDSIZES, "recordsize")
+    for prop, text in (("quota", quota), ("reservation", reservation)):
+        if text is not None:
+            extra[prop] = v.parse_size(text, prop, allow_zero=True) if text else "none"
+    props = _validated_properties(
+        compression=compression, dedup=dedup, comment=comment, extra=extra
+    )
+    return _apply_changes(name, props)
+
+
+def dataset_destroy(*, name: str, confirm: str, recursive: bool = False) -> None:
+    """Destroy a file system (and, if asked, everything below it)."""
+    current = _engine_call(lambda: get_engine().get_dataset(name), "name")
+    if "/" not in current.name:
+        raise v.fail("name", "This is the pool's root dataset: destroy the pool instead.")
+    _confirm(name, confirm)
+    _refuse_if_shared(name, prefix=True)
+    _engine_call(lambda: get_engine().destroy_dataset(name, recursive=recursive))
+
+
+def zvol_create(
+    *,
+    parent: str,
+    name: str,
+    size: str | int,
+    volblocksize: int = v.DEFAULT_VOLBLOCKSIZE,
+    sparse: bool = False,
+    compression: str = "inherit",
+    dedup: str = "inherit",
+    comment: str = "",
+    force: bool = False,
+) -> Dataset:
+    """Create a zvol; a thick one over 80% of the free space needs `force`."""
+    full = _child_name(parent, name)
+    volblocksize = v.validate_block_size(volblocksize, v.VOLBLOCKSIZES, "volblocksize")
+    size_bytes = v.parse_size(size, "size")
+    if size_bytes % volblocksize:
+        raise v.fail(
+            "size",
+            f"Must be a multiple of the block size ({v.format_size(volblocksize)}).",
+        )
+    if not sparse:
+        available = _engine_call(lambda: get_engine().get_dataset(parent)).available
+        if size_bytes > available * THICK_ZVOL_LIMIT and not force:
+            raise v.fail(
+                "size",
+                f"A thick zvol of this size takes over 80% of the {v.format_size(available)} "
+                "free: make it sparse, smaller, or confirm with force.",
+            )
+    props = _validated_properties(
+        compression=compression, dedup=dedup, comment=comment or None, extra={}
+    )
+    to_set, _ = _property_changes(props)
+    _engine_call(
+        lambda: get_engine().create_zvol(
+            full, size=size_bytes, volblocksize=volblocksize, sparse=sparse, properties=to_set
+        )
+    )
+    return _engine_call(lambda: get_engine().get_dataset(full))
+
+
+def zvol_update(
+    *,
+    name: str,
+    size: str | int | None = None,
+    compression: str | None = None,
+    dedup: str | None = None,
+    comment: str | None = None,
+) -> Dataset:
+    """Grow a zvol and change its properties; it never shrinks."""
+    current = _engine_call(lambda: get_engine().get_dataset(name), "name")
+    if not current.is_volume:
+        raise v.fail("name", "This is a file system, not a zvol.")
+    props = _validated_properties(compression=compression, dedup=dedup, comment=comment, extra={})
+    if size not in (None, ""):
+        new_size = v.parse_size(size, "size")
+        block = current.volblocksize or v.DEFAULT_VOLBLOCKSIZE
+        if new_size < (current.volsize or 0):
+            raise v.fail("size", "A zvol can only grow: shrinking would destroy data.")
+        if new_size % block:
+            raise v.fail("size", f"Must be a multiple of the block size ({v.format_size(block)}).")
+        if new_size != current.volsize:
+            _engine_call(lambda: get_engine().grow_zvol(name, new_size), "size")
+    return _apply_changes(name, props)
+
+
+def zvol_destroy(*, name: str, confirm: str) -> None:
+    """Destroy a zvol unless an iSCSI extent uses it."""
+    current = _engine_call(lambda: get_engine().get_dataset(name), "name")
+    if not current.is_volume:
+        raise v.fail("name", "This is a file system, not a zvol.")
+    _confirm(name, confirm)
+    _refuse_if_shared(name)
+    _engine_call(lambda: get_engine().destroy_dataset(name))

@@ -1,0 +1,75 @@
+"""Storage jobs: pool create/destroy, scrub, and the sandbox's space rescan."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from celery import shared_task
+
+from nasui.jobs import JobReporter, job_task
+from storage.engine import get_engine
+from storage.zfs.base import PoolLayout
+
+SCRUB_POLL_SECONDS = 1.0
+
+
+@job_task("storage.pool_create")
+def pool_create(
+    reporter: JobReporter,
+    *,
+    name: str,
+    vdev_type: str,
+    groups: list[list[str]],
+    cache: list[str],
+    log: list[str],
+    spares: list[str],
+) -> dict[str, Any]:
+    """Create the pool (the service already checked the layout)."""
+    layout = PoolLayout(
+        type=vdev_type,
+        groups=tuple(tuple(g) for g in groups),
+        cache=tuple(cache),
+        log=tuple(log),
+        spares=tuple(spares),
+    )
+    reporter.progress(10, f"Creating {vdev_type} pool {name} on {len(layout.disks())} disks")
+    engine = get_engine()
+    engine.create_pool(name, layout)
+    pool = engine.get_pool(name)
+    return {"pool": name, "size": pool.size, "health": pool.health}
+
+
+@job_task("storage.pool_destroy")
+def pool_destroy(reporter: JobReporter, *, name: str) -> dict[str, str]:
+    """Destroy the pool and everything on it."""
+    reporter.progress(10, f"Destroying pool {name}")
+    get_engine().destroy_pool(name)
+    return {"pool": name}
+
+
+@job_task("storage.pool_scrub")
+def pool_scrub(
+    reporter: JobReporter, *, name: str, timeout: float = 7 * 24 * 3600
+) -> dict[str, Any]:
+    """Start a scrub and report its progress until it ends."""
+    engine = get_engine()
+    engine.scrub_start(name)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status = engine.scrub_status(name)
+        if status.state in ("finished", "canceled"):
+            return {"pool": name, "state": status.state, "errors": status.errors}
+        done = status.percent_done or 0.0
+        reporter.progress(int(min(done, 99.0)), f"Scrubbing {name}: {done:.1f}% done")
+        time.sleep(SCRUB_POLL_SECONDS)
+    raise TimeoutError(f"the scrub of {name} did not finish within {timeout:.0f} s")
+
+
+@shared_task(name="storage.sandbox_rescan", ignore_result=True)
+def sandbox_rescan() -> None:
+    """Recompute the sandbox's space figures from what was written since the last scan."""
+    engine = get_engine()
+    rescan = getattr(engine, "rescan", None)
+    if rescan is not None:
+        rescan()

@@ -1,0 +1,110 @@
+"""Input rules: names, sizes, layouts, and the messages that name the field."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from storage import validation as v
+
+
+def _message(exc: pytest.ExceptionInfo[ValidationError], field: str) -> str:
+    return exc.value.message_dict[field][0]
+
+
+@pytest.mark.parametrize("name", ["tank", "Data_1", "p.o:o-l"])
+def test_valid_pool_names_pass(name):
+    assert v.validate_pool_name(name) == name
+
+
+@pytest.mark.parametrize(
+    ("name", "fragment"),
+    [
+        ("", "Give the pool a name"),
+        ("1tank", "Start with a letter"),
+        ("tank/x", "Start with a letter; use only"),
+        ("mirror", "reserved by ZFS"),
+        ("raidz2pool", "reserved by ZFS"),
+        ("c0d1", "reserved by ZFS for disk names"),
+        ("ta nk", "use only letters"),
+        ("t;rm -rf", "use only letters"),
+    ],
+)
+def test_bad_pool_names_are_refused_with_the_rule(name, fragment):
+    with pytest.raises(ValidationError) as exc:
+        v.validate_pool_name(name)
+    assert fragment in _message(exc, "name")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("512", 512),
+        ("4K", 4096),
+        ("4k", 4096),
+        ("1.5G", 1536 * 1024**2),
+        ("20 GiB", 20 * 1024**3),
+        ("1T", 1024**4),
+        ("100MB", 100 * 1024**2),
+        (8192, 8192),
+    ],
+)
+def test_sizes_with_units_parse(text, expected):
+    assert v.parse_size(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "ten", "10X", "-5G", "1.2.3G", "0"])
+def test_bad_sizes_name_the_field(text):
+    with pytest.raises(ValidationError) as exc:
+        v.parse_size(text, "quota")
+    assert "quota" in exc.value.message_dict
+
+
+def test_dataset_names_check_every_component():
+    assert v.validate_dataset_name("tank/a/b") == "tank/a/b"
+    with pytest.raises(ValidationError, match="use only letters"):
+        v.validate_dataset_name("tank/a b")
+    with pytest.raises(ValidationError, match="inside a pool"):
+        v.validate_dataset_name("tank")
+
+
+@pytest.mark.parametrize(
+    ("layout", "disks", "width", "expected"),
+    [
+        ("stripe", 1, None, ("stripe", 1)),
+        ("mirror", 2, None, ("mirror", 2)),
+        ("raid10", 4, None, ("mirror", 2)),
+        ("raid10", 6, 3, ("mirror", 3)),
+        ("raidz1", 3, None, ("raidz1", 3)),
+        ("raidz2", 8, 4, ("raidz2", 4)),
+        ("raidz3", 5, None, ("raidz3", 5)),
+    ],
+)
+def test_layouts_follow_truenas_minimums(layout, disks, width, expected):
+    assert v.validate_layout(layout, disks, width) == expected
+
+
+@pytest.mark.parametrize(
+    ("layout", "disks", "width", "fragment"),
+    [
+        ("mirror", 1, None, "at least 2 disks"),
+        ("raidz1", 2, None, "at least 3 disks"),
+        ("raidz2", 3, None, "at least 4 disks"),
+        ("raidz3", 4, None, "at least 5 disks"),
+        ("raid10", 3, None, "at least two mirrors"),
+        ("raidz1", 7, 3, "same width"),
+        ("raid5", 3, None, "Pick one of"),
+    ],
+)
+def test_bad_layouts_are_refused(layout, disks, width, fragment):
+    with pytest.raises(ValidationError) as exc:
+        v.validate_layout(layout, disks, width)
+    assert fragment in str(exc.value)
+
+
+def test_block_sizes_must_be_powers_of_two_in_range():
+    assert v.validate_block_size(4096, v.VOLBLOCKSIZES, "volblocksize") == 4096
+    with pytest.raises(ValidationError, match="from 512 to 128K"):
+        v.validate_block_size(3000, v.VOLBLOCKSIZES, "volblocksize")
+    with pytest.raises(ValidationError, match="from 512 to 1M"):
+        v.validate_block_size(2 * 1024**2, v.RECORDSIZES, "recordsize")

@@ -1,0 +1,164 @@
+"""Validation of user input for ZFS objects: names, sizes with units, property choices.
+
+Each check raises django ValidationError keyed by the field, so pages and the API report the
+same message for the same mistake.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from django.core.exceptions import ValidationError
+
+from storage.zfs.base import COMPRESSION_CHOICES, MIN_DISKS
+
+POOL_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]*$")
+# ZFS also allows spaces; the panel does not, because names end up in paths and iSCSI configs.
+COMPONENT_RE = re.compile(r"^[A-Za-z0-9_.:-]+$")
+RESERVED_POOL_NAMES = {"mirror", "raidz", "raidz1", "raidz2", "raidz3", "draid", "spare", "log"}
+RESERVED_POOL_PREFIXES = ("mirror", "raidz", "draid", "spare", "log", "cache", "special", "dedup")
+MAX_NAME = 200  # ZFS allows 255 bytes for a full name; keep room for snapshots
+KIB = 1024
+UNITS = {"": 1, "B": 1, "K": KIB, "M": KIB**2, "G": KIB**3, "T": KIB**4, "P": KIB**5}
+SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGTP]?)(?:I?B)?\s*$", re.IGNORECASE)
+
+LAYOUT_CHOICES = [
+    ("stripe", "Stripe (no redundancy)"),
+    ("mirror", "Mirror"),
+    ("raid10", "RAID10 (striped mirrors)"),
+    ("raidz1", "RAID-Z1 (survives one disk failure)"),
+    ("raidz2", "RAID-Z2 (survives two disk failures)"),
+    ("raidz3", "RAID-Z3 (survives three disk failures)"),
+]
+COMPRESSION_FORM_CHOICES = ["inherit", *COMPRESSION_CHOICES]
+DEDUP_FORM_CHOICES = ["inherit", "off", "on", "verify"]
+RECORDSIZES = [2**n for n in range(9, 21)]  # 512 B .. 1 MiB
+VOLBLOCKSIZES = [2**n for n in range(9, 18)]  # 512 B .. 128 KiB
+DEFAULT_VOLBLOCKSIZE = 16 * KIB
+DEFAULT_RECORDSIZE = 128 * KIB
+
+
+def fail(field: str, message: str) -> ValidationError:
+    """A ValidationError for one field."""
+    return ValidationError({field: [message]})
+
+
+def validate_pool_name(name: str, field: str = "name") -> str:
+    """Pool names: a letter first, then letters, digits, _ . : -; not a vdev keyword."""
+    name = name.strip()
+    if not name:
+        raise fail(field, "Give the pool a name.")
+    if len(name) > MAX_NAME:
+        raise fail(field, f"At most {MAX_NAME} characters.")
+    if not POOL_NAME_RE.match(name):
+        raise fail(
+            field,
+            "Start with a letter; use only letters, digits, underscore, hyphen, colon and period.",
+        )
+    lowered = name.lower()
+    if lowered in RESERVED_POOL_NAMES or lowered.startswith(RESERVED_POOL_PREFIXES):
+        raise fail(field, f"“{name}” is reserved by ZFS for vdev types; pick another name.")
+    if re.match(r"^c[0-9]", name):
+        raise fail(field, "Names like c0, c1… are reserved by ZFS for disk names.")
+    return name
+
+
+def validate_dataset_name(name: str, field: str = "name") -> str:
+    """A full dataset name: pool/component[/component…], each component ZFS-valid."""
+    name = name.strip().strip("/")
+    if "/" not in name:
+        raise fail(field, "Name a dataset inside a pool, e.g. tank/media.")
+    if len(name) > MAX_NAME:
+        raise fail(field, f"At most {MAX_NAME} characters in the full name.")
+    pool, *components = name.split("/")
+    validate_pool_name(pool, field)
+    for component in components:
+        if not COMPONENT_RE.match(component):
+            raise fail(
+                field,
+                f"“{component}”: use only letters, digits, underscore, hyphen, colon and period.",
+            )
+        if component in (".", ".."):
+            raise fail(field, "“.” and “..” are not valid names.")
+    return name
+
+
+def validate_component(name: str, field: str = "name") -> str:
+    """The last part of a dataset name, as typed in a form next to its parent."""
+    name = name.strip()
+    if not name:
+        raise fail(field, "Give it a name.")
+    if "/" in name:
+        raise fail(field, "Type the name only; the parent is chosen separately.")
+    if not COMPONENT_RE.match(name) or name in (".", ".."):
+        raise fail(field, "Use only letters, digits, underscore, hyphen, colon and period.")
+    return name
+
+
+def parse_size(text: str | int, field: str = "size", *, allow_zero: bool = False) -> int:
+    """'10G', '1.5 TiB', '512K', '4096' -> bytes (binary units, as ZFS reads them)."""
+    if isinstance(text, int):
+        value = text
+    else:
+        match = SIZE_RE.match(str(text))
+        if not match:
+            raise fail(field, "Enter a size such as 512M, 20G or 1.5T (units K, M, G, T, P).")
+        try:
+            number = Decimal(match.group(1))
+        except InvalidOperation as exc:  # pragma: no cover - the regex only lets digits in
+            raise fail(field, "Enter a number followed by a unit.") from exc
+        value = int(number * UNITS[match.group(2).upper()])
+    if value < 0 or (value == 0 and not allow_zero):
+        raise fail(field, "Must be larger than zero.")
+    return value
+
+
+def validate_choice(value: str, choices: list[str], field: str) -> str:
+    """One of a fixed list of words."""
+    if value not in choices:
+        raise fail(field, f"“{value}” is not one of: {', '.join(choices)}.")
+    return value
+
+
+def validate_block_size(value: int, choices: list[int], field: str) -> int:
+    """A power of two within ZFS's range for this property."""
+    if value not in choices:
+        raise fail(
+            field,
+            f"Must be a power of two from {format_size(choices[0])} to {format_size(choices[-1])}.",
+        )
+    return value
+
+
+def validate_layout(layout: str, disk_count: int, width: int | None) -> tuple[str, int]:
+    """Check disk counts for a layout; return (vdev type, disks per vdev)."""
+    vdev_type = "mirror" if layout == "raid10" else layout
+    if vdev_type not in MIN_DISKS:
+        raise fail("layout", f"Pick one of: {', '.join(k for k, _ in LAYOUT_CHOICES)}.")
+    minimum = MIN_DISKS[vdev_type]
+    if layout == "raid10":
+        width = width or 2
+        if disk_count < 2 * width:
+            raise fail("disks", f"RAID10 needs at least two mirrors of {width}: {2 * width} disks.")
+    elif layout == "stripe":
+        width = 1
+    elif width is None:
+        width = disk_count
+    if disk_count < minimum or width < minimum:
+        raise fail("disks", f"{vdev_type} needs at least {minimum} disks per vdev.")
+    if disk_count % width:
+        raise fail(
+            "disks",
+            f"{disk_count} disks cannot be split into {vdev_type} vdevs of {width}: "
+            "all data vdevs must have the same width.",
+        )
+    return vdev_type, width
+
+
+def format_size(value: int) -> str:
+    """4096 -> '4K', 131072 -> '128K' (short, as in ZFS property values)."""
+    for unit in ("P", "T", "G", "M", "K"):
+        if value >= UNITS[unit] and value % UNITS[unit] == 0:
+            return f"{value // UNITS[unit]}{unit}"
+    return str(value)

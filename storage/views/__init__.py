@@ -1,0 +1,1 @@
+"""Storage pages: pools and disks, datasets and zvols."""
