@@ -59,6 +59,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "nasui.htmx.VaryOnHtmxMiddleware",
+    "storage.middleware.ZfsErrorPageMiddleware",
     # Last, so that it sees failed logins after authentication ran.
     "axes.middleware.AxesMiddleware",
 ]

@@ -12,7 +12,16 @@ from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from storage.zfs.errors import ZfsError
+
 NON_FIELD = "non_field_errors"
+
+
+class StorageUnavailable(exceptions.APIException):
+    """ZFS failed outside any input check (module missing, command timed out...)."""
+
+    status_code = 503
+    default_code = "storage_unavailable"
 
 
 def _flatten(detail: Any) -> list[str]:
@@ -39,6 +48,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.NotFound(str(exc) or None)
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
+    elif isinstance(exc, ZfsError):
+        exc = StorageUnavailable(f"The storage engine reported an error: {exc.message}")
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

@@ -146,3 +146,23 @@ def test_scrub_and_export_and_import(api, tank, eager_jobs):
     )
     assert imported.status_code == 201
     assert imported.json()["name"] == "tank2"
+
+
+def test_a_zfs_failure_is_a_503_with_the_engines_words(api, admin_client, monkeypatch):
+    from storage.zfs.cli import CliZfsEngine
+    from storage.zfs.runner import CommandResult
+
+    def no_module(argv, *, timeout):
+        return CommandResult(tuple(argv), 1, "", "The ZFS modules are not loaded.\n")
+
+    monkeypatch.setattr("storage.selectors.get_engine", lambda: CliZfsEngine(no_module))
+    body = api.get("/api/storage/pools/")
+    page = admin_client.get("/storage/")
+    assert body.status_code == 503
+    assert body.json() == {
+        "detail": "The storage engine reported an error: The ZFS modules are not loaded.",
+        "code": "storage_unavailable",
+        "fields": {},
+    }
+    assert page.status_code == 503
+    assert "The ZFS modules are not loaded." in page.content.decode()
