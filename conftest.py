@@ -1,4 +1,4 @@
-"""Fixtures for the whole fast suite: a real Redis, a real Celery worker, a browser."""
+"""Fixtures for the whole fast suite: a real Redis, a real Celery worker, sandbox storage."""
 
 from __future__ import annotations
 
@@ -114,6 +114,42 @@ def celery_worker_process(
             proc.kill()
 
 
+@pytest.fixture
+def celery_beat_process(
+    redis_url: str, celery_worker_process: subprocess.Popen[bytes], tmp_path: Path
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A real `celery beat` (temporary schedule file) sampling every second, for one test."""
+    from django.conf import settings
+
+    log = tmp_path / "beat.log"
+    env = dict(
+        os.environ,
+        NASUI_REDIS_URL=redis_url,
+        NASUI_DATABASE_URL=f"sqlite:///{settings.DATABASES['default']['NAME']}",
+        NASUI_SAMPLE_SECONDS="1",
+    )
+    argv = [sys.executable, "-m", "celery", "-A", "nasui", "beat", "--loglevel=INFO"]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [*argv, "--schedule", str(tmp_path / "beat-schedule")],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_for_log(log, "beat: Starting", proc)
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        # a task already handed to the worker may still be writing: let it finish
+        time.sleep(1.5)
+
+
 def _wait_for_log(log: Path, needle: str, proc: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -123,3 +159,42 @@ def _wait_for_log(log: Path, needle: str, proc: subprocess.Popen[bytes]) -> None
             break
         time.sleep(0.2)
     raise RuntimeError(f"celery worker did not start:\n{log.read_text(errors='replace')}")
+
+
+# -- storage on the sandbox engine, for storage and sharing tests ----------------------------
+@pytest.fixture
+def sandbox(settings, tmp_path: Path) -> Iterator[object]:
+    """A sandbox engine with six 4 GiB disk files, used by every storage call in the test."""
+    from storage.engine import get_engine
+
+    settings.NASUI_ZFS_ENGINE = "sandbox"
+    settings.NASUI_SANDBOX_DIR = tmp_path / "sandbox"
+    settings.NASUI_SANDBOX_DISKS = 6
+    settings.NASUI_SANDBOX_DISK_GIB = 4
+    get_engine.cache_clear()
+    yield get_engine()
+    get_engine.cache_clear()
+
+
+@pytest.fixture
+def eager_jobs(monkeypatch) -> Iterator[None]:
+    """Run job tasks in this process at once (the real task code, without a broker).
+
+    The test's transaction never commits, so on_commit runs its callback immediately here;
+    the worker tests and browser tests cover the real hand-over through Redis.
+    """
+    from nasui.celery import app
+
+    monkeypatch.setattr("nasui.services.transaction.on_commit", lambda callback: callback())
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False
+
+
+@pytest.fixture
+def tank(sandbox, eager_jobs, admin_user):
+    """A raidz1 pool named tank on sda, sdb, sdc."""
+    from storage import services
+
+    services.pool_create(name="tank", layout="raidz1", disks=["sda", "sdb", "sdc"], user=admin_user)
+    return sandbox

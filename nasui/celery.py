@@ -19,10 +19,19 @@ def beat_entry(task: str, seconds: float) -> dict[str, object]:
 
 
 def build_beat_schedule(
-    *, heartbeat_seconds: float, sandbox_rescan_seconds: float | None
+    *,
+    heartbeat_seconds: float,
+    sandbox_rescan_seconds: float | None,
+    sample_seconds: float = 2.0,
+    monitoring_maintain_seconds: float = 60.0,
 ) -> dict[str, dict[str, object]]:
     """The periodic work of the panel; each period comes from a NASUI_* setting."""
-    schedule = {"worker-heartbeat": beat_entry("nasui.worker_heartbeat", heartbeat_seconds)}
+    schedule = {
+        "worker-heartbeat": beat_entry("nasui.worker_heartbeat", heartbeat_seconds),
+        "monitoring-sample": beat_entry("monitoring.sample", sample_seconds),
+        # rollups and pruning keep the sample tables at a bounded size
+        "monitoring-maintain": beat_entry("monitoring.maintain", monitoring_maintain_seconds),
+    }
     if sandbox_rescan_seconds:
         schedule["sandbox-rescan"] = beat_entry("storage.sandbox_rescan", sandbox_rescan_seconds)
     return schedule
@@ -37,4 +46,5 @@ def _install_beat_schedule(sender: Celery, **_: object) -> None:
     sender.conf.beat_schedule = build_beat_schedule(
         heartbeat_seconds=settings.NASUI_HEARTBEAT_SECONDS,
         sandbox_rescan_seconds=settings.NASUI_SANDBOX_RESCAN_SECONDS if sandbox else None,
+        sample_seconds=settings.NASUI_SAMPLE_SECONDS,
     )

@@ -39,6 +39,8 @@ class Config:
     login_cooloff_minutes: int
     heartbeat_seconds: float
     sandbox_rescan_seconds: float
+    sample_seconds: float
+    ddt_alert_share: float
 
 
 def _env(values: Mapping[str, str]) -> environ.Env:
@@ -64,6 +66,25 @@ def _positive_int(env: environ.Env, name: str, default: int) -> int:
         raise ConfigError(f"{name} must be a whole number; got {env.str(name)!r}") from exc
     if value < 1:
         raise ConfigError(f"{name} must be at least 1; got {value}")
+    return value
+
+
+def _positive_float(env: environ.Env, name: str, default: float) -> float:
+    """Read a variable that must be a number of seconds above zero (fractions allowed)."""
+    try:
+        value = float(env.float(name, default=default))
+    except ValueError as exc:
+        raise ConfigError(f"{name} must be a number; got {env.str(name)!r}") from exc
+    if not value > 0:
+        raise ConfigError(f"{name} must be above 0; got {value}")
+    return value
+
+
+def _share(env: environ.Env, name: str, default: float) -> float:
+    """Read a variable that must be a fraction above 0 and at most 1."""
+    value = _positive_float(env, name, default)
+    if value > 1:
+        raise ConfigError(f"{name} must be a fraction between 0 and 1; got {value}")
     return value
 
 
@@ -115,6 +136,8 @@ def load_config(values: Mapping[str, str]) -> Config:
         login_cooloff_minutes=_positive_int(env, "NASUI_LOGIN_COOLOFF_MINUTES", 15),
         heartbeat_seconds=float(_positive_int(env, "NASUI_HEARTBEAT_SECONDS", 10)),
         sandbox_rescan_seconds=float(_positive_int(env, "NASUI_SANDBOX_RESCAN_SECONDS", 30)),
+        sample_seconds=_positive_float(env, "NASUI_SAMPLE_SECONDS", 2.0),
+        ddt_alert_share=_share(env, "NASUI_DDT_ALERT_SHARE", 0.25),
     )
 
 

@@ -25,6 +25,8 @@ NASUI_SANDBOX_DISKS = CONFIG.sandbox_disks
 NASUI_SANDBOX_DISK_GIB = CONFIG.sandbox_disk_gib
 NASUI_HEARTBEAT_SECONDS = CONFIG.heartbeat_seconds
 NASUI_SANDBOX_RESCAN_SECONDS = CONFIG.sandbox_rescan_seconds
+NASUI_SAMPLE_SECONDS = CONFIG.sample_seconds
+NASUI_DDT_ALERT_SHARE = CONFIG.ddt_alert_share
 
 INSTALLED_APPS = [
     "django.contrib.auth",

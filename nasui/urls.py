@@ -7,14 +7,18 @@ from django.contrib.auth.decorators import login_required
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from monitoring.api.urls import urlpatterns as monitoring_api_urls
 from nasui import views
 from nasui.api import urls as api_urls
+from sharing.api.urls import urlpatterns as sharing_api_urls
 from storage.api.urls import urlpatterns as storage_api_urls
 
 # DRF marks its views login_not_required and authenticates them itself (token or session).
 api_patterns: list[URLPattern | URLResolver] = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("storage/", include((storage_api_urls, "storage-api"))),
+    path("monitoring/", include((monitoring_api_urls, "monitoring-api"))),
+    path("sharing/iscsi/", include((sharing_api_urls, "sharing-api"))),
     path("", include(api_urls.urlpatterns)),
 ]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.models import User
@@ -11,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from monitoring import selectors as monitoring_selectors
 from nasui import selectors, services, tasks
 from nasui.forms import ApiTokenForm, SelfTestForm
 from nasui.health import check_health
@@ -25,11 +27,14 @@ def _user(request: HttpRequest) -> User:
 
 
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """The landing page: host, health and the latest jobs."""
+    """The landing page: host, health, live graphs, alerts and the latest jobs."""
     context = {
         "host": host_summary(),
         "health": check_health(),
         "recent_jobs": selectors.job_recent(),
+        "monitoring": monitoring_selectors.page_charts("10m", dashboard=True),
+        "alerts": monitoring_selectors.alert_list(settings.NASUI_DDT_ALERT_SHARE),
+        "sample_ms": int(settings.NASUI_SAMPLE_SECONDS * 1000),
     }
     return render(request, "dashboard.html", context)
 

@@ -2,11 +2,63 @@
 
 from __future__ import annotations
 
+from django.db.models import Prefetch, Q, QuerySet
+
+from sharing.iscsi import desired
+from sharing.models import (
+    AuthGroup,
+    Extent,
+    InitiatorGroup,
+    Portal,
+    Target,
+    TargetExtent,
+    TargetGroup,
+)
+
 
 def extents_using(zfs_name: str, *, prefix: bool = False) -> list[str]:
-    """Names of iSCSI extents backed by this zvol (or by any zvol under it, with prefix).
+    """Names of iSCSI extents backed by this zvol (or by any zvol under it, with prefix)."""
+    match = Q(zvol=zfs_name)
+    if prefix:
+        match |= Q(zvol__startswith=f"{zfs_name}/")
+    return list(Extent.objects.filter(match, kind=Extent.Kind.ZVOL).values_list("name", flat=True))
 
-    The iSCSI models do not exist yet, so no extent can use a zvol; this is the one place
-    storage asks, and it will query the Extent table once sharing lands.
-    """
-    return []
+
+def portal_list() -> QuerySet[Portal]:
+    """Portals with their addresses."""
+    return Portal.objects.prefetch_related("addresses")
+
+
+def initiator_group_list() -> QuerySet[InitiatorGroup]:
+    """Initiator groups."""
+    return InitiatorGroup.objects.all()
+
+
+def auth_group_list() -> QuerySet[AuthGroup]:
+    """CHAP auth groups (secrets are never shown; callers must not render them)."""
+    return AuthGroup.objects.all()
+
+
+def target_list() -> QuerySet[Target]:
+    """Targets with their groups and LUNs, for listings and for building the desired state."""
+    groups = TargetGroup.objects.select_related("portal", "initiator_group", "auth_group")
+    luns = TargetExtent.objects.select_related("extent")
+    return Target.objects.prefetch_related(
+        Prefetch("groups", queryset=groups.prefetch_related("portal__addresses")),
+        Prefetch("luns", queryset=luns),
+    )
+
+
+def extent_list() -> QuerySet[Extent]:
+    """Extents with the target each is mapped to."""
+    return Extent.objects.select_related("mapping__target")
+
+
+def association_list() -> QuerySet[TargetExtent]:
+    """Every extent-to-target mapping."""
+    return TargetExtent.objects.select_related("target", "extent")
+
+
+def lowest_free_lun(target: Target, first: int = 0) -> int:
+    """The smallest LUN id not yet used on the target, from `first` on."""
+    return desired.lowest_free_lun(target.luns.values_list("lun_id", flat=True), first)

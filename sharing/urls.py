@@ -2,7 +2,25 @@
 
 from django.urls import path
 
-from sharing import views
+from sharing.views import pages
 
 app_name = "sharing"
-urlpatterns = [path("", views.index, name="index")]
+urlpatterns = [
+    path("", pages.index, name="index"),
+    path("wizard/", pages.wizard_page, name="wizard"),
+    path("settings/", pages.settings_page, name="settings"),
+    path("service/<str:action>/", pages.service_control, name="service"),
+    path("portals/add/", pages.portal_form, name="portal-add"),
+    path("portals/<int:pk>/", pages.portal_form, name="portal-edit"),
+    path("initiator-groups/add/", pages.initiator_group_form, name="initiator-group-add"),
+    path("initiator-groups/<int:pk>/", pages.initiator_group_form, name="initiator-group-edit"),
+    path("auth-groups/add/", pages.auth_group_form, name="auth-group-add"),
+    path("auth-groups/<int:pk>/", pages.auth_group_form, name="auth-group-edit"),
+    path("targets/add/", pages.target_form, name="target-add"),
+    path("targets/<int:pk>/", pages.target_form, name="target-edit"),
+    path("extents/add/", pages.extent_form, name="extent-add"),
+    path("extents/<int:pk>/", pages.extent_form, name="extent-edit"),
+    path("luns/add/", pages.association_form, name="lun-add"),
+    path("luns/<int:pk>/delete/", pages.association_delete, name="lun-delete"),
+    path("<str:kind>/<int:pk>/delete/", pages.delete, name="delete"),
+]

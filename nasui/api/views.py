@@ -24,6 +24,8 @@ class NasuiApiRoot(APIRootView):
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         response = super().get(request, *args, **kwargs)
         response.data["storage"] = reverse("storage-api:api-root", request=request)
+        response.data["monitoring"] = reverse("monitoring-api:api-root", request=request)
+        response.data["sharing/iscsi"] = reverse("sharing-api:api-root", request=request)
         for name in ("schema", "docs"):
             response.data[name] = reverse(f"api-{name}", request=request)
         return response

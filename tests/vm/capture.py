@@ -116,6 +116,27 @@ def capture_reads() -> None:
     cap("lsblk", lsblk_argv())
 
 
+def capture_monitoring() -> None:
+    """What the monitoring collectors read: /proc, arcstats before and after writing to a dedup
+    zvol, and `zpool iostat` (since import, and over a 1 s interval while writing)."""
+    for name in ("stat", "meminfo", "vmstat", "loadavg"):
+        (OUT / f"mon_proc_{name}.txt").write_text(Path(f"/proc/{name}").read_text())
+    arcstats = Path("/proc/spl/kstat/zfs/arcstats")
+    (OUT / "mon_arcstats_before.txt").write_text(arcstats.read_text())
+    cap("mon_zpool_iostat", ["zpool", "iostat", "-H", "-p"])
+    block = os.urandom(MIB)
+    writer = subprocess.Popen(["zpool", "iostat", "-H", "-p", "-y", "1", "1"],
+                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+    with open("/dev/zvol/tank/thin", "r+b") as vol:
+        for offset in range(0, 32 * MIB, MIB):
+            vol.seek(offset)
+            vol.write(block)
+            os.fsync(vol.fileno())
+    (OUT / "mon_zpool_iostat_y_1_1.txt").write_text(writer.communicate(timeout=60)[0])
+    sh("zpool", "sync", "tank")
+    (OUT / "mon_arcstats_after.txt").write_text(arcstats.read_text())
+
+
 def capture_scans() -> None:
     """Scrub in progress (if caught), finished and canceled; a degraded mirror."""
     sh("zpool", "scrub", "tank")
@@ -205,6 +226,7 @@ def main() -> None:
     build_pools(paths)
     fill_tank()
     capture_reads()
+    capture_monitoring()
     capture_scans()
     capture_errors(paths)
     capture_import()

@@ -1,0 +1,152 @@
+"""Which graphs the pages draw: metrics, labels, unit, and the collector each depends on."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from monitoring.collectors.pools import metric
+from monitoring.units import BYTES, BYTES_PER_S, COUNT, PER_S, PERCENT, RATIO
+
+
+@dataclass(frozen=True)
+class Chart:
+    """One graph: its metrics with labels, their shared unit, and the collector behind them."""
+
+    key: str
+    title: str
+    metrics: tuple[str, ...]
+    labels: tuple[str, ...]
+    unit: str
+    source: str
+    stacked: bool = False
+    note: str = ""
+
+
+CPU = Chart(
+    "cpu",
+    "CPU",
+    ("cpu.user", "cpu.system", "cpu.iowait"),
+    ("user", "system", "I/O wait"),
+    PERCENT,
+    "cpu",
+    stacked=True,
+)
+MEMORY = Chart(
+    "memory",
+    "Memory and ARC",
+    ("mem.used", "mem.arc", "mem.cached", "mem.free"),
+    ("programs", "ZFS ARC", "page cache", "free"),
+    BYTES,
+    "memory",
+    stacked=True,
+    note="The ARC is ZFS's cache: it gives RAM back when programs need it.",
+)
+SWAP = Chart("swap", "Swap", ("swap.used",), ("used",), BYTES, "memory")
+SWAP_IO = Chart(
+    "swap_io", "Swap traffic", ("swap.in", "swap.out"), ("in", "out"), BYTES_PER_S, "swap_io"
+)
+ARC = Chart(
+    "arc",
+    "ARC size",
+    ("arc.size", "arc.target", "arc.c_max"),
+    ("size", "target", "maximum"),
+    BYTES,
+    "arc",
+)
+ARC_HITS = Chart("arc_hits", "ARC hit ratio", ("arc.hit_ratio",), ("hits",), PERCENT, "arc")
+ARC_DEMAND = Chart(
+    "arc_demand",
+    "ARC demand reads",
+    (
+        "arc.demand_data_hits",
+        "arc.demand_data_misses",
+        "arc.demand_metadata_hits",
+        "arc.demand_metadata_misses",
+    ),
+    ("data hits", "data misses", "metadata hits", "metadata misses"),
+    PER_S,
+    "arc",
+)
+LOAD = Chart(
+    "load",
+    "Load average",
+    ("load.1", "load.5", "load.15"),
+    ("1 min", "5 min", "15 min"),
+    "load",
+    "load",
+)
+HOST_CHARTS = (CPU, LOAD, MEMORY, SWAP, SWAP_IO, ARC, ARC_HITS, ARC_DEMAND)
+DASHBOARD_CHARTS = (CPU, MEMORY, SWAP, ARC_HITS)
+
+
+def pool_charts(pool: str, *, brief: bool = False) -> tuple[Chart, ...]:
+    """A pool's graphs: space, ratios, dedup table and I/O (brief: the dashboard's three)."""
+
+    def m(*fields: str) -> tuple[str, ...]:
+        return tuple(metric(pool, f) for f in fields)
+
+    space = Chart(
+        f"{pool}-space",
+        f"{pool}: space",
+        m("allocated", "free"),
+        ("allocated", "free"),
+        BYTES,
+        "pools",
+        stacked=True,
+    )
+    ratios = Chart(
+        f"{pool}-ratios",
+        f"{pool}: compression and dedup",
+        m("compressratio", "dedupratio"),
+        ("compression", "dedup"),
+        RATIO,
+        "pools",
+    )
+    ddt = Chart(
+        f"{pool}-ddt",
+        f"{pool}: dedup table",
+        m("ddt_in_core", "ddt_on_disk"),
+        ("in RAM", "on disk"),
+        BYTES,
+        "pools",
+        note="The dedup table must fit in RAM, or writes and deletes crawl.",
+    )
+    entries = Chart(
+        f"{pool}-ddt-entries",
+        f"{pool}: dedup table entries",
+        m("ddt_entries"),
+        ("entries",),
+        COUNT,
+        "pools",
+    )
+    ops = Chart(
+        f"{pool}-ops",
+        f"{pool}: operations",
+        m("read_ops", "write_ops"),
+        ("read", "write"),
+        PER_S,
+        "pool_io",
+    )
+    bandwidth = Chart(
+        f"{pool}-bw",
+        f"{pool}: bandwidth",
+        m("read_bw", "write_bw"),
+        ("read", "write"),
+        BYTES_PER_S,
+        "pool_io",
+    )
+    if brief:
+        return (ratios, ddt, bandwidth)
+    return (space, ratios, ddt, entries, ops, bandwidth)  # fmt: skip
+
+
+def chart_context(
+    charts: tuple[Chart, ...], range_key: str, unavailable: Mapping[str, str]
+) -> list[dict[str, object]]:
+    """Charts ready for the template, each with its range and why it cannot be drawn, if so."""
+    return [
+        {"chart": c, "range": range_key, "metrics": ",".join(c.metrics),
+         "labels": "|".join(c.labels), "unavailable": unavailable.get(c.source, "")}
+        for c in charts
+    ]  # fmt: skip

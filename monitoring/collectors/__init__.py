@@ -1,0 +1,11 @@
+"""Collectors: small pure functions over text captured from /proc, arcstats and zpool (no Django).
+
+Each source yields instantaneous values (gauges) and ever-growing counters; `rates` turns two
+readings of the counters into per-second rates and percentages. `sample.take_sample` runs them all,
+one failure never stopping the others.
+"""
+
+from monitoring.collectors.base import NotAvailable, Reading
+from monitoring.collectors.sample import Sources, take_sample
+
+__all__ = ["NotAvailable", "Reading", "Sources", "take_sample"]

@@ -1,0 +1,47 @@
+"""Per-pool space, ratios and dedup table, from the active ZFS engine (cli or sandbox)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from monitoring.collectors.base import Metrics
+from storage.zfs.base import Dataset, DedupTable, Pool
+
+
+class PoolSource(Protocol):
+    """The part of a ZfsEngine the pool collector reads."""
+
+    def list_pools(self) -> list[Pool]:
+        """All imported pools."""
+        ...
+
+    def get_dataset(self, name: str) -> Dataset:
+        """One dataset (the pool's root dataset carries its compressratio)."""
+        ...
+
+    def dedup_table(self, pool: str) -> DedupTable:
+        """The pool's DDT summary."""
+        ...
+
+
+def metric(pool: str, field: str) -> str:
+    """The metric name of one pool figure, e.g. pool.tank.allocated."""
+    return f"pool.{pool}.{field}"
+
+
+def pool_metrics(pool: Pool, compressratio: float | None, ddt: DedupTable | None) -> Metrics:
+    """Space, ratios and DDT figures of one pool (bytes, percent, ratios)."""
+    values: Metrics = {
+        metric(pool.name, "size"): float(pool.size),
+        metric(pool.name, "allocated"): float(pool.allocated),
+        metric(pool.name, "free"): float(pool.free),
+        metric(pool.name, "capacity"): float(pool.capacity),
+        metric(pool.name, "dedupratio"): pool.dedupratio,
+    }
+    if compressratio is not None:
+        values[metric(pool.name, "compressratio")] = compressratio
+    if ddt is not None:
+        values[metric(pool.name, "ddt_entries")] = float(ddt.entries)
+        values[metric(pool.name, "ddt_in_core")] = float(ddt.size_in_core)
+        values[metric(pool.name, "ddt_on_disk")] = float(ddt.size_on_disk)
+    return values

@@ -1,0 +1,150 @@
+"""Monitoring reads shared by pages and the API: the latest sample, series over a range."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models.fields.json import KeyTransform
+
+from monitoring import alerts, charts, rollup
+from monitoring.models import Rollup, Sample
+from monitoring.units import unit_of
+
+
+@dataclass(frozen=True)
+class Range:
+    """A graph range: how far back, and which table answers it (0 = raw samples)."""
+
+    key: str
+    label: str
+    seconds: int
+    resolution: int
+
+
+RANGES = {
+    r.key: r
+    for r in (
+        Range("10m", "10 min", 600, 0),
+        Range("1h", "1 hour", 3600, 0),
+        Range("1d", "1 day", 86400, Rollup.MINUTE),
+        Range("1w", "1 week", 7 * 86400, Rollup.QUARTER),
+        Range("1y", "1 year", 365 * 86400, Rollup.QUARTER),
+    )
+}
+DEFAULT_RANGE = "10m"
+MAX_POINTS = 720  # more than a chart is wide: neighbours are averaged beyond that
+
+
+def latest_sample() -> Sample | None:
+    """The newest stored sample."""
+    return Sample.objects.order_by("-t").first()
+
+
+def current() -> dict[str, Any]:
+    """The newest sample as plain data: time, age, values with units, health, unavailable."""
+    sample = latest_sample()
+    if sample is None:
+        return {"t": None, "age_seconds": None, "values": {}, "units": {}, "health": {},
+                "unavailable": {}}  # fmt: skip
+    return {
+        "t": sample.t,
+        "age_seconds": max(time.time() - sample.t, 0.0),
+        "values": sample.values,
+        "units": {name: unit_of(name) for name in sample.values},
+        "health": sample.info.get("health", {}),
+        "unavailable": sample.info.get("unavailable", {}),
+    }
+
+
+def pool_names() -> list[str]:
+    """Pools seen in the newest sample."""
+    sample = latest_sample()
+    return sorted(sample.info.get("health", {})) if sample else []
+
+
+def _points(
+    metrics: list[str], start: float, resolution: int
+) -> dict[str, list[tuple[float, float | None]]]:
+    """(t, value) per metric from raw samples, or (bucket start, average) from rollups."""
+    aliases = {f"m{i}": name for i, name in enumerate(metrics)}
+    if resolution:
+        rows: Any = Rollup.objects.filter(resolution=resolution, t__gt=start)
+        # [min, avg, max, n]: index 1 is the average, extracted by the database
+        exprs = {a: KeyTransform("1", KeyTransform(n, "values")) for a, n in aliases.items()}
+    else:
+        rows = Sample.objects.filter(t__gt=start)
+        exprs = {a: KeyTransform(n, "values") for a, n in aliases.items()}
+    table = rows.order_by("t").annotate(**exprs).values_list("t", *aliases)
+    out: dict[str, list[tuple[float, float | None]]] = {name: [] for name in metrics}
+    for row in table:
+        for name, value in zip(metrics, row[1:], strict=True):
+            out[name].append((float(row[0]), value))
+    return out
+
+
+def series(metrics: list[str], range_key: str, since: float | None = None) -> dict[str, Any]:
+    """Points of each metric over a range (raw or rollup), only those after `since` if given."""
+    chosen = RANGES[range_key]
+    start = time.time() - chosen.seconds
+    if since is not None:
+        start = max(start, since)
+    points = _points(metrics, start, chosen.resolution)
+    return {
+        "range": chosen.key,
+        "resolution": chosen.resolution,
+        "seconds": chosen.seconds,
+        "series": [
+            {"metric": name, "unit": unit_of(name),
+             "points": rollup.downsample(points[name], MAX_POINTS)}
+            for name in metrics
+        ],
+    }  # fmt: skip
+
+
+# A growth rate measured over less than this is noise (a single transaction group).
+MIN_GROWTH_WINDOW = 300.0
+
+
+def alert_list(share: float) -> list[dict[str, str]]:
+    """Alerts from the newest sample, with DDT growth measured over the raw hour."""
+    newest = latest_sample()
+    if newest is None:
+        return []
+    values, health = newest.values, newest.info.get("health", {})
+    pools = sorted(health)
+    oldest = Sample.objects.filter(t__lte=newest.t - MIN_GROWTH_WINDOW).order_by("t").first()
+    growth = (
+        alerts.growth_per_second(values, oldest.values, newest.t - oldest.t, pools)
+        if oldest
+        else {}
+    )
+    found = [
+        *alerts.pool_alerts(values, health),
+        *alerts.swap_alert(values),
+        *alerts.ddt_alerts(values, pools, share, growth),
+    ]
+    return [alert.as_dict() for alert in found]
+
+
+def page_charts(
+    range_key: str, *, pool: str | None = None, dashboard: bool = False
+) -> dict[str, Any]:
+    """Charts for a page (the monitoring page, the dashboard, or one pool's page)."""
+    unavailable = current()["unavailable"]
+    if pool is not None:
+        host: tuple[charts.Chart, ...] = ()
+        pools = {pool: charts.pool_charts(pool)}
+    else:
+        host = charts.DASHBOARD_CHARTS if dashboard else charts.HOST_CHARTS
+        pools = {p: charts.pool_charts(p, brief=dashboard) for p in pool_names()}
+    return {
+        "range": range_key,
+        "ranges": list(RANGES.values()),
+        "host_charts": charts.chart_context(host, range_key, unavailable),
+        "pool_charts": {
+            p: charts.chart_context(c, range_key, unavailable) for p, c in pools.items()
+        },
+        "unavailable": unavailable,
+    }

@@ -1,0 +1,178 @@
+"""Forms of the sharing pages; the rules live in services and validation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from sharing.models import BLOCK_SIZES, AuthGroup, Extent, InitiatorGroup, Portal, TargetGroup
+from storage.forms import StyledForm
+from storage.validation import COMPRESSION_FORM_CHOICES, VOLBLOCKSIZES, format_size
+
+LINES_HELP = "One per line."
+
+
+def lines(text: str) -> list[str]:
+    """Non-empty lines (or comma-separated items) of a text area."""
+    return [item.strip() for item in text.replace(",", "\n").splitlines() if item.strip()]
+
+
+class SettingsForm(StyledForm):
+    """Global iSCSI settings."""
+
+    basename = forms.CharField(label="Base name", help_text="e.g. iqn.2026-11.local.nasui")
+    port = forms.IntegerField(min_value=1, max_value=65535, initial=3260)
+
+
+class PortalForm(StyledForm):
+    """Listen addresses of a portal."""
+
+    addresses = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="IPv4 or IPv6 addresses, one per line; 0.0.0.0 listens on every IPv4 address.",
+    )
+    comment = forms.CharField(required=False, max_length=120)
+
+
+class InitiatorGroupForm(StyledForm):
+    """Which initiators may connect."""
+
+    initiators = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Initiator IQNs, one per line, e.g. iqn.1991-05.com.microsoft:my-pc.",
+    )
+    networks = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Networks in CIDR form, one per line. Leave both empty to allow everyone.",
+    )
+    comment = forms.CharField(required=False, max_length=120)
+
+
+class AuthGroupForm(StyledForm):
+    """CHAP credentials; secrets are never shown again after saving."""
+
+    tag = forms.IntegerField(min_value=1)
+    user = forms.CharField(max_length=64)
+    secret = forms.CharField(
+        required=False,
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+        help_text="12 to 16 characters, no # and no spaces at either end. "
+        "When editing, leave empty to keep the current secret.",
+    )
+    peer_user = forms.CharField(required=False, max_length=64, label="Peer user (mutual CHAP)")
+    peer_secret = forms.CharField(
+        required=False,
+        label="Peer secret (mutual CHAP)",
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+        help_text="Must differ from the secret.",
+    )
+
+
+def _choices(queryset: Any, empty: str | None = None) -> list[tuple[str, str]]:
+    items = [(str(obj.pk), str(obj)) for obj in queryset]
+    return ([("", empty)] if empty is not None else []) + items
+
+
+class TargetForm(StyledForm):
+    """A target with one portal entry (the API accepts several)."""
+
+    name = forms.CharField(max_length=120, help_text="Lowercase letters, digits, - . : ")
+    alias = forms.CharField(required=False, max_length=120)
+    portal = forms.ChoiceField()
+    initiator_group = forms.ChoiceField(required=False, label="Initiator group")
+    auth_method = forms.ChoiceField(choices=TargetGroup.AuthMethod.choices, label="Authentication")
+    auth_group = forms.ChoiceField(required=False, label="Auth group")
+    field_order = ["name", "alias", "portal", "initiator_group", "auth_method", "auth_group"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["portal"].choices = _choices(Portal.objects.prefetch_related("addresses"))  # type: ignore[attr-defined]
+        self.fields["initiator_group"].choices = _choices(  # type: ignore[attr-defined]
+            InitiatorGroup.objects.all(), "Everyone"
+        )
+        self.fields["auth_group"].choices = _choices(AuthGroup.objects.all(), "—")  # type: ignore[attr-defined]
+
+
+class ExtentForm(StyledForm):
+    """An extent over a zvol or a file."""
+
+    name = forms.CharField(max_length=120)
+    kind = forms.ChoiceField(choices=Extent.Kind.choices, label="Type")
+    zvol = forms.ChoiceField(required=False)
+    path = forms.CharField(required=False, max_length=1024, help_text="A file inside a pool.")
+    blocksize = forms.TypedChoiceField(
+        choices=BLOCK_SIZES,
+        coerce=int,
+        initial=512,
+        label="Logical block size",
+        help_text="512 suits most initiators; 4096 fits zvols with 4K or larger blocks.",
+    )
+    readonly = forms.BooleanField(required=False, label="Read-only")
+    enabled = forms.BooleanField(required=False, initial=True)
+    comment = forms.CharField(required=False, max_length=120)
+
+    def __init__(self, *args: Any, zvols: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["zvol"].choices = [("", "—")] + [(z, z) for z in zvols]  # type: ignore[attr-defined]
+
+
+class ExtentEditForm(StyledForm):
+    """What can change on an existing extent."""
+
+    readonly = forms.BooleanField(required=False, label="Read-only")
+    enabled = forms.BooleanField(required=False)
+    comment = forms.CharField(required=False, max_length=120)
+
+
+class AssociationForm(StyledForm):
+    """Map an extent to a target as a LUN."""
+
+    target = forms.ChoiceField()
+    extent = forms.ChoiceField()
+    lun_id = forms.IntegerField(
+        required=False, min_value=0, label="LUN id", help_text="Empty: the lowest free id."
+    )
+
+    def __init__(self, *args: Any, targets: Any, extents: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["target"].choices = _choices(targets)  # type: ignore[attr-defined]
+        self.fields["extent"].choices = _choices(extents)  # type: ignore[attr-defined]
+
+
+class WizardForm(StyledForm):
+    """Everything a home user needs to share a new zvol with one PC, in one form."""
+
+    name = forms.CharField(
+        max_length=60, help_text="Names the zvol, the extent and the target, e.g. pc-backup."
+    )
+    parent = forms.ChoiceField(label="Pool or dataset")
+    size = forms.CharField(help_text="e.g. 100G")
+    volblocksize = forms.TypedChoiceField(
+        choices=[(str(s), format_size(s)) for s in VOLBLOCKSIZES],
+        coerce=int,
+        initial="16384",
+        label="Block size",
+    )
+    sparse = forms.BooleanField(required=False, initial=True, label="Sparse (thin)")
+    compression = forms.ChoiceField(
+        choices=[(c, c) for c in COMPRESSION_FORM_CHOICES], initial="inherit"
+    )
+    initiator = forms.CharField(
+        required=False,
+        label="Initiator IQN of the PC",
+        help_text="Only this initiator may connect; empty: any initiator (with CHAP below).",
+    )
+    chap_user = forms.CharField(required=False, max_length=64, label="CHAP user")
+    chap_secret = forms.CharField(
+        required=False,
+        label="CHAP secret",
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+        help_text="12 to 16 characters. Empty: no CHAP.",
+    )
+
+    def __init__(self, *args: Any, parents: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["parent"].choices = [(p, p) for p in parents]  # type: ignore[attr-defined]

@@ -1,0 +1,129 @@
+"""The running iSCSI target as the panel sees it: which engine, apply, restore, status."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+from sharing.desired_state import build_desired_state
+from sharing.iscsi.base import ChangeReport, IscsiEngine
+from sharing.iscsi.desired import DesiredState
+from sharing.iscsi.errors import IscsiError
+
+log = logging.getLogger(__name__)
+ACTIONS = ("start", "stop", "restart")
+
+
+class IscsiApplyError(Exception):
+    """The target refused the configuration; the message names the engine and its reason."""
+
+
+def engine_choice() -> str:
+    """tgt or lio: `auto` picks LIO when the kernel has it (configfs target core present)."""
+    choice = str(settings.NASUI_ISCSI_ENGINE)
+    if choice != "auto":
+        return choice
+    return "lio" if Path("/sys/kernel/config/target").exists() else "tgt"
+
+
+@functools.cache
+def engine() -> IscsiEngine:
+    """The engine of this process (the tgt engine talks to the panel's own tgtd)."""
+    choice = engine_choice()
+    if choice != "tgt":
+        raise IscsiApplyError(f"the {choice} iSCSI engine is not available in this version")
+    try:
+        from sharing.iscsi.tgt import TgtEngine
+    except ImportError as exc:
+        raise IscsiApplyError("the tgt iSCSI engine is not installed in this version") from exc
+
+    state = Path(settings.DATA_DIR) / "tgt"
+    state.mkdir(parents=True, exist_ok=True)
+    tgt: IscsiEngine = TgtEngine(state_dir=state)
+    return tgt
+
+
+def engine_name() -> str:
+    """The active engine's name, for messages."""
+    return engine_choice()
+
+
+def first_lun() -> int:
+    """The lowest LUN id the active engine offers."""
+    return 1 if engine_choice() == "tgt" else 0
+
+
+def _path_of(kind: str, source: str) -> str:
+    """Where an extent's data lives: the zvol's device (or sandbox file), or the file."""
+    if kind != "zvol":
+        return source
+    from storage.engine import get_engine
+
+    zvol_path = getattr(get_engine(), "zvol_path", None)
+    return str(zvol_path(source)) if zvol_path else f"/dev/zvol/{source}"
+
+
+def desired_state() -> DesiredState:
+    """The configuration in the database as the engine's desired state."""
+    try:
+        return build_desired_state(_path_of)
+    except IscsiError as exc:
+        raise IscsiApplyError(f"The {engine_name()} target cannot apply this: {exc}") from exc
+
+
+def apply_configuration() -> ChangeReport:
+    """Reconcile the running target with the database; IscsiApplyError if it refuses."""
+    state = desired_state()
+    try:
+        target = engine()
+        target.validate(state)
+        if not target.is_running():
+            # Saved now, applied when the service starts (the supervisor re-applies then).
+            return ChangeReport(engine=engine_name())
+        return target.apply(state)
+    except IscsiError as exc:
+        raise IscsiApplyError(f"The {engine_name()} target refused the change: {exc}") from exc
+
+
+def restore_configuration() -> None:
+    """After a refused change was rolled back, put the target back to the saved state."""
+    try:
+        apply_configuration()
+    except IscsiApplyError:
+        log.exception("could not restore the iSCSI configuration")
+
+
+def service_status() -> dict[str, Any]:
+    """Engine, running state, connected sessions, and the controls that make sense."""
+    status: dict[str, Any] = {"engine": engine_name(), "running": False, "sessions": []}
+    try:
+        target = engine()
+        status["running"] = target.is_running()
+        if status["running"]:
+            status["sessions"] = [
+                {"initiator": s.initiator, "address": s.address, "target": s.target}
+                for s in target.sessions()
+            ]
+    except (IscsiError, IscsiApplyError) as exc:
+        status["message"] = str(exc)
+    status["actions"] = ["restart", "stop"] if status["running"] else ["start"]
+    return status
+
+
+def control(action: str) -> None:
+    """Start, stop or restart the target service; start re-applies the configuration."""
+    if action not in ACTIONS:
+        raise IscsiApplyError(f"unknown action {action!r}; use start, stop or restart")
+    target = engine()
+    try:
+        if action in ("stop", "restart"):
+            target.stop()
+        if action in ("start", "restart"):
+            target.start()
+            target.apply(desired_state())
+    except IscsiError as exc:
+        raise IscsiApplyError(f"The {engine_name()} target could not {action}: {exc}") from exc

@@ -1,0 +1,69 @@
+"""Sharing tests: a sandbox pool with a zvol, and an engine double for service-layer tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from sharing import runtime
+from sharing.iscsi.base import ChangeReport, Session
+from sharing.iscsi.desired import DesiredState
+from sharing.iscsi.errors import EngineFailure
+
+
+@dataclass
+class RecordingEngine:
+    """Stands in for tgt in unit tests of the service layer only: records what it was given."""
+
+    name: str = "tgt"
+    first_lun: int = 1
+    running: bool = True
+    refuse: str = ""
+    applied: list[DesiredState] = field(default_factory=list)
+
+    def start(self) -> None:
+        self.running = True
+
+    def stop(self) -> None:
+        self.running = False
+
+    def is_running(self) -> bool:
+        return self.running
+
+    def validate(self, desired: DesiredState) -> None:
+        return None
+
+    def apply(self, desired: DesiredState) -> ChangeReport:
+        self.applied.append(desired)
+        if self.refuse:
+            raise EngineFailure(self.refuse)
+        return ChangeReport(engine=self.name)
+
+    def sessions(self) -> list[Session]:
+        return []
+
+    def refresh_lun_size(self, iqn: str, lun: int) -> ChangeReport:
+        return ChangeReport(engine=self.name)
+
+    @property
+    def last(self) -> DesiredState:
+        return self.applied[-1]
+
+
+@pytest.fixture
+def fake_target(monkeypatch, settings) -> RecordingEngine:
+    """The service layer talks to this double instead of a real tgtd."""
+    settings.NASUI_ISCSI_ENGINE = "tgt"
+    double = RecordingEngine()
+    monkeypatch.setattr(runtime, "engine", lambda: double)
+    return double
+
+
+@pytest.fixture
+def zvol(tank) -> str:
+    """A sparse 64 MiB zvol tank/vol with 4K blocks on the sandbox raidz1 pool `tank`."""
+    from storage import services
+
+    services.zvol_create(parent="tank", name="vol", size="64M", volblocksize=4096, sparse=True)
+    return "tank/vol"

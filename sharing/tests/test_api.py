@@ -1,0 +1,87 @@
+"""The iSCSI API: same rules as the pages, secrets write-only, the wizard in one call."""
+
+from __future__ import annotations
+
+import pytest
+
+from sharing.models import AuthGroup
+
+pytestmark = pytest.mark.django_db
+JSON = "application/json"
+SECRET = "s3cret-secret"
+
+
+def test_secrets_are_write_only(admin_client, fake_target):
+    created = admin_client.post(
+        "/api/sharing/iscsi/auth-groups/",
+        {
+            "tag": 7,
+            "user": "alice",
+            "secret": SECRET,
+            "peer_user": "nas",
+            "peer_secret": "an0ther-secret",
+        },
+        content_type=JSON,
+    )
+    assert created.status_code == 201, created.json()
+    body = created.json()
+    assert body == {"id": body["id"], "tag": 7, "user": "alice", "peer_user": "nas"}
+    listing = admin_client.get("/api/sharing/iscsi/auth-groups/").content.decode()
+    assert SECRET not in listing
+    assert "an0ther-secret" not in listing
+    assert AuthGroup.objects.get().secret == SECRET
+
+
+def test_a_bad_secret_names_the_field(admin_client, fake_target):
+    response = admin_client.post(
+        "/api/sharing/iscsi/auth-groups/",
+        {"tag": 1, "user": "alice", "secret": "short"},
+        content_type=JSON,
+    )
+    assert response.status_code == 400
+    assert response.json()["fields"] == {"secret": ["The secret must be 12 to 16 characters long."]}
+
+
+def test_the_wizard_creates_target_extent_and_lun(admin_client, fake_target, tank):
+    response = admin_client.post(
+        "/api/sharing/iscsi/wizard/",
+        {"name": "pc", "dataset": "tank", "size": "64M", "volblocksize": 4096},
+        content_type=JSON,
+    )
+    assert response.status_code == 201, response.json()
+    target = response.json()
+    assert target["iqn"] == "iqn.2026-11.local.nasui:pc"
+    assert target["luns"][0]["lun_id"] == 1
+    extents = admin_client.get("/api/sharing/iscsi/extents/").json()["results"]
+    assert [(e["zvol"], e["blocksize"]) for e in extents] == [("tank/pc", 4096)]
+
+
+def test_a_target_portal_entry_round_trips(admin_client, fake_target):
+    portal = admin_client.post(
+        "/api/sharing/iscsi/portals/", {"addresses": ["127.0.0.1", "::1"]}, content_type=JSON
+    ).json()
+    assert portal["addresses"] == ["127.0.0.1", "::1"]
+    created = admin_client.post(
+        "/api/sharing/iscsi/targets/",
+        {"name": "disk", "groups": [{"portal": portal["id"], "auth_method": "none"}]},
+        content_type=JSON,
+    )
+    assert created.status_code == 201, created.json()
+    renamed = admin_client.patch(
+        f"/api/sharing/iscsi/targets/{created.json()['id']}/",
+        {"alias": "PC disk"},
+        content_type=JSON,
+    )
+    assert renamed.json()["alias"] == "PC disk"
+    assert renamed.json()["groups"][0]["portal"] == portal["id"]
+    in_use = admin_client.delete(f"/api/sharing/iscsi/portals/{portal['id']}/")
+    assert in_use.status_code == 400
+    assert "in use by a target" in in_use.json()["detail"]
+
+
+def test_settings_validate_the_base_name(admin_client, fake_target):
+    response = admin_client.put(
+        "/api/sharing/iscsi/settings/", {"basename": "nas.local", "port": 3260}, content_type=JSON
+    )
+    assert response.status_code == 400
+    assert "basename" in response.json()["fields"]

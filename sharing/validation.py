@@ -1,0 +1,87 @@
+"""Rules for iSCSI input (TrueNAS's, and RFC 3720/3721 for names); errors name the field."""
+
+from __future__ import annotations
+
+import re
+
+from django.core.exceptions import ValidationError
+
+from sharing.iscsi import desired, iqn
+from sharing.iscsi.errors import InvalidSpec
+
+TARGET_NAME_RE = re.compile(r"^[-a-z0-9.:]+$")
+TARGET_NAME_MAX = 120
+CHAP_USER_RE = re.compile(r"^[A-Za-z0-9._@:-]{1,64}$")
+
+
+def fail(field: str, message: str) -> ValidationError:
+    """A ValidationError for one field."""
+    return ValidationError({field: [message]})
+
+
+def validate_iscsi_name(name: str, field: str) -> str:
+    """An iSCSI name in iqn., eui. or naa. form (RFC 3720/3721), normalised."""
+    try:
+        return iqn.validate_name(name)
+    except InvalidSpec as exc:
+        raise fail(field, f"{exc} (e.g. iqn.1991-05.com.microsoft:my-pc).") from exc
+
+
+def validate_basename(name: str) -> str:
+    """The global base name: an iqn. name without the part after a colon."""
+    name = validate_iscsi_name(name, "basename")
+    if not name.startswith("iqn.") or ":" in name:
+        raise fail("basename", "Use the iqn.YYYY-MM.reversed.domain form, without a colon part.")
+    return name
+
+
+def validate_target_name(name: str) -> str:
+    """Lowercase letters, digits, - . : ; or a full iqn./eui./naa. name."""
+    name = name.strip()
+    if not name:
+        raise fail("name", "Give the target a name.")
+    if name.lower().startswith(("iqn.", "eui.", "naa.")):
+        return validate_iscsi_name(name, "name")
+    if len(name) > TARGET_NAME_MAX:
+        raise fail("name", f"At most {TARGET_NAME_MAX} characters.")
+    if not TARGET_NAME_RE.match(name):
+        raise fail("name", "Use only lowercase letters, digits, hyphen, period and colon.")
+    return name
+
+
+def target_iqn(basename: str, name: str) -> str:
+    """The target's full name: `name` itself when it is a full iSCSI name, else base:name."""
+    if name.lower().startswith(("iqn.", "eui.", "naa.")):
+        return name
+    return f"{basename}:{name}"
+
+
+def validate_network(text: str, field: str = "networks") -> str:
+    """A network, stored in CIDR form (tgt never matches the netmask form)."""
+    try:
+        return desired.normalize_network(text)
+    except InvalidSpec as exc:
+        raise fail(field, str(exc)) from exc
+
+
+def validate_secret(secret: str, field: str) -> str:
+    """CHAP secrets: 12-16 characters, no leading or trailing spaces, no #."""
+    problems = desired.chap_secret_problems(secret)
+    if problems:
+        raise fail(field, f"The secret {'; '.join(problems)}.")
+    return secret
+
+
+def validate_chap_user(user: str, field: str) -> str:
+    """CHAP user names: letters, digits and . _ @ : - (up to 64)."""
+    if not CHAP_USER_RE.match(user):
+        raise fail(field, "Use 1 to 64 letters, digits or . _ @ : -")
+    return user
+
+
+def validate_address(text: str) -> str:
+    """A portal listen address: IPv4 or IPv6 (0.0.0.0 and :: listen everywhere)."""
+    try:
+        return desired.normalize_ip(text)
+    except InvalidSpec as exc:
+        raise fail("addresses", f"“{text}” is not an IPv4 or IPv6 address.") from exc

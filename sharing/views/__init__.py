@@ -1,0 +1,1 @@
+"""Sharing pages: the iSCSI overview, the wizard and one form per object."""

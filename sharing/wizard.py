@@ -1,0 +1,126 @@
+"""The share-a-new-zvol wizard: zvol, extent, target and LUN in one step, or nothing at all."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from sharing import runtime
+from sharing import validation as v
+from sharing.models import (
+    AuthGroup,
+    Extent,
+    InitiatorGroup,
+    Portal,
+    PortalAddress,
+    Target,
+    TargetExtent,
+    TargetGroup,
+)
+from sharing.services import check_credentials, saved_and_applied
+from storage import services as storage
+
+WILDCARD = "0.0.0.0"  # noqa: S104 (a home NAS listens on every address by default)
+
+
+@dataclass(frozen=True)
+class WizardResult:
+    """What the wizard made."""
+
+    zvol: str
+    target: Target
+    extent: Extent
+    lun_id: int
+
+
+def _default_portal() -> Portal:
+    """The portal listening everywhere, made on first use."""
+    found = PortalAddress.objects.filter(address=WILDCARD).select_related("portal").first()
+    if found is not None:
+        return found.portal
+    portal = Portal.objects.create(comment="All IPv4 addresses")
+    PortalAddress.objects.create(portal=portal, address=WILDCARD)
+    return portal
+
+
+def _auth_group(user: str, secret: str) -> AuthGroup:
+    tag = (AuthGroup.objects.order_by("-tag").values_list("tag", flat=True).first() or 0) + 1
+    return AuthGroup.objects.create(tag=tag, user=user, secret=secret)
+
+
+def _check(name: str, initiator: str, chap_user: str, chap_secret: str) -> None:
+    """Everything that can be checked before any change is made."""
+    v.validate_target_name(name)
+    if Target.objects.filter(name=name).exists():
+        raise v.fail("name", "A target with this name exists.")
+    if Extent.objects.filter(name=name).exists():
+        raise v.fail("name", "An extent with this name exists.")
+    if initiator:
+        v.validate_iscsi_name(initiator, "initiator")
+    if chap_user or chap_secret:
+        try:
+            check_credentials(chap_user, chap_secret, "", "")
+        except ValidationError as exc:
+            fields = {"user": "chap_user", "secret": "chap_secret"}
+            raise ValidationError(
+                {fields.get(k, k): msgs for k, msgs in exc.message_dict.items()}
+            ) from exc
+
+
+def share_new_zvol(
+    *,
+    name: str,
+    parent: str,
+    size: str,
+    volblocksize: int = 16384,
+    sparse: bool = True,
+    compression: str = "inherit",
+    initiator: str = "",
+    chap_user: str = "",
+    chap_secret: str = "",
+) -> WizardResult:
+    """Create a zvol and share it as LUN of a new target; undo the zvol if sharing fails."""
+    name = name.strip()
+    _check(name, initiator.strip(), chap_user.strip(), chap_secret)
+    zvol = storage.zvol_create(
+        parent=parent,
+        name=name,
+        size=size,
+        volblocksize=volblocksize,
+        sparse=sparse,
+        compression=compression,
+    )
+    try:
+        return saved_and_applied(
+            lambda: _share(zvol.name, name, volblocksize, initiator.strip(), chap_user, chap_secret)
+        )
+    except Exception:
+        # Nothing half-made: the zvol goes if its sharing could not be set up.
+        storage.zvol_destroy(name=zvol.name, confirm=zvol.name)
+        raise
+
+
+def _share(
+    zvol: str, name: str, volblocksize: int, initiator: str, chap_user: str, chap_secret: str
+) -> WizardResult:
+    with transaction.atomic():
+        group = InitiatorGroup.objects.create(
+            initiators=[v.validate_iscsi_name(initiator, "initiator")] if initiator else [],
+            comment=f"for {name}",
+        )
+        chap = _auth_group(chap_user, chap_secret) if chap_user else None
+        target = Target.objects.create(name=name)
+        TargetGroup.objects.create(
+            target=target,
+            portal=_default_portal(),
+            initiator_group=group,
+            auth_method=TargetGroup.AuthMethod.CHAP if chap else TargetGroup.AuthMethod.NONE,
+            auth_group=chap,
+        )
+        extent = Extent.objects.create(
+            name=name, zvol=zvol, blocksize=4096 if volblocksize >= 4096 else 512
+        )
+        lun = TargetExtent.objects.create(target=target, extent=extent, lun_id=runtime.first_lun())
+    return WizardResult(zvol=zvol, target=target, extent=extent, lun_id=lun.lun_id)
