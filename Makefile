@@ -7,8 +7,8 @@ PYTHON ?= $(shell [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v
 VENV := .venv
 BIN := $(VENV)/bin
 export NASUI_DATA_DIR ?= $(CURDIR)/var
-RUN_DEBS := python3-venv redis-server redis-tools
-TEST_DEBS := chromium docker-compose
+RUN_DEBS := python3-venv redis-server redis-tools tgt
+TEST_DEBS := chromium docker-compose libiscsi-bin qemu-utils qemu-block-extra
 NODE_DEBS := nodejs npm
 
 .PHONY: help run test lint fmt pytest deps dev-deps sysdeps test-sysdeps vendor migrate clean test-zfs zfs-fixtures
@@ -60,7 +60,7 @@ migrate: deps
 run: export NASUI_HTTPS ?= 0
 run: migrate
 	@echo "Serving nasui on http://$${NASUI_BIND:-127.0.0.1:8000}  (Ctrl-C stops everything)"
-	$(BIN)/honcho -f Procfile start $$(scripts/redis-if-needed.sh) web worker beat
+	$(BIN)/honcho -f Procfile start $$(scripts/redis-if-needed.sh) web worker beat iscsi
 
 lint: dev-deps
 	$(BIN)/ruff check .

@@ -20,3 +20,9 @@ if ! apt_get install -y --no-install-recommends "${missing[@]}" >/tmp/nasui-apt.
     tail -n 20 /tmp/nasui-apt.log >&2
     echo "cannot install ${missing[*]} from Debian (see above)" >&2; exit 1; }
 fi
+# The panel runs its own tgtd: a system-wide one would hold the iSCSI port.
+if printf '%s\n' "${missing[@]}" | grep -qx tgt && command -v systemctl >/dev/null \
+  && systemctl is-active --quiet tgt 2>/dev/null; then
+  echo "Disabling the system tgt service: nasui runs and supervises its own target."
+  systemctl disable --now tgt >/dev/null 2>&1 || true
+fi

@@ -53,8 +53,11 @@ def engine_name() -> str:
 
 
 def first_lun() -> int:
-    """The lowest LUN id the active engine offers."""
-    return 1 if engine_choice() == "tgt" else 0
+    """The lowest LUN id the active engine offers (tgt keeps LUN 0 for its controller)."""
+    try:
+        return int(engine().first_lun)
+    except IscsiApplyError:
+        return 1 if engine_choice() == "tgt" else 0
 
 
 def _path_of(kind: str, source: str) -> str:
@@ -114,16 +117,38 @@ def service_status() -> dict[str, Any]:
     return status
 
 
+def _stopped_flag() -> Path:
+    """Present while a user has stopped the service: the supervisor leaves it stopped."""
+    return Path(settings.DATA_DIR) / "tgt" / "stopped-by-user"
+
+
 def control(action: str) -> None:
     """Start, stop or restart the target service; start re-applies the configuration."""
     if action not in ACTIONS:
         raise IscsiApplyError(f"unknown action {action!r}; use start, stop or restart")
     target = engine()
+    flag = _stopped_flag()
     try:
         if action in ("stop", "restart"):
+            flag.parent.mkdir(parents=True, exist_ok=True)
+            flag.touch()
             target.stop()
         if action in ("start", "restart"):
+            flag.unlink(missing_ok=True)
             target.start()
             target.apply(desired_state())
     except IscsiError as exc:
         raise IscsiApplyError(f"The {engine_name()} target could not {action}: {exc}") from exc
+
+
+def supervise_once() -> ChangeReport | None:
+    """Bring a dead target back with the saved configuration, unless a user stopped it."""
+    target = engine()
+    if _stopped_flag().exists() or target.is_running():
+        return None
+    log.warning("the %s target is not running: starting it and re-applying", engine_name())
+    try:
+        target.start()
+        return target.apply(desired_state())
+    except IscsiError as exc:
+        raise IscsiApplyError(f"The {engine_name()} target could not start: {exc}") from exc

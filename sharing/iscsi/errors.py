@@ -39,6 +39,10 @@ class InvalidSpec(IscsiError, ValueError):
     """A desired-state value is malformed (bad IQN, block size, CIDR, CHAP user...)."""
 
 
+class BackingStoreMissing(InvalidSpec):
+    """A LUN's backing file or device does not exist or cannot be opened."""
+
+
 class UnsupportedByEngine(IscsiError):
     """The engine cannot express a setting faithfully, so it refuses rather than weaken it."""
 
