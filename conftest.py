@@ -198,3 +198,21 @@ def tank(sandbox, eager_jobs, admin_user):
 
     services.pool_create(name="tank", layout="raidz1", disks=["sda", "sdb", "sdc"], user=admin_user)
     return sandbox
+
+
+# -- the panel's own iSCSI target (tgt), for sharing and browser tests --------------------------
+@pytest.fixture
+def target_service(settings, tmp_path: Path) -> Iterator[int]:
+    """The panel's own tgt engine in a private data dir, started like the supervisor does."""
+    settings.DATA_DIR = tmp_path / "data"
+    settings.NASUI_ISCSI_ENGINE = "tgt"
+    from sharing import runtime
+
+    runtime.engine.cache_clear()
+    port = _free_port()
+    runtime.control("start")
+    try:
+        yield port
+    finally:
+        runtime.engine().stop()
+        runtime.engine.cache_clear()

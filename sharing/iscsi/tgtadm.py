@@ -18,7 +18,7 @@ _NOT_RUNNING = (
     "Transport endpoint",
     "Connection refused",
 )
-LOG_TAIL_LINES = 12
+LOG_TAIL_LINES = 8
 
 
 def find_binary(name: str) -> str:

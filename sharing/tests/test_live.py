@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,27 +19,6 @@ STRANGER = "iqn.2026-01.test.nasui:stranger"
 SECRET = "chap-secret-01"
 PEER_SECRET = "peer-secret-02"
 BASE = "iqn.2026-11.local.nasui"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@pytest.fixture
-def target_service(settings, tmp_path: Path) -> Iterator[int]:
-    """The panel's own tgt engine in a private data dir, started like the supervisor does."""
-    settings.DATA_DIR = tmp_path / "data"
-    settings.NASUI_ISCSI_ENGINE = "tgt"
-    runtime.engine.cache_clear()
-    port = _free_port()
-    runtime.control("start")
-    try:
-        yield port
-    finally:
-        runtime.engine().stop()
-        runtime.engine.cache_clear()
 
 
 def _post(client, path: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,70 @@
+"""The wizard shares a new zvol; the pages show it; deletes work in the right order only."""
+
+from __future__ import annotations
+
+import pytest
+
+from sharing import services as sharing
+from sharing.tests.clients import Login, capacity
+
+pytestmark = [pytest.mark.browser, pytest.mark.iscsi, pytest.mark.django_db(transaction=True)]
+PASSWORD = "a long test passphrase"
+PC = "iqn.1991-05.com.microsoft:my-pc"
+SECRET = "browser-secret1"
+
+
+@pytest.fixture
+def logged_in(page, django_user_model):
+    django_user_model.objects.create_superuser("admin", password=PASSWORD)
+    page.goto(page.base + "/login/")
+    page.get_by_label("User name").fill("admin")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(page.base + "/")
+    return page
+
+
+def test_wizard_then_delete_in_order(logged_in, tank, target_service):
+    page = logged_in
+    sharing.settings_update(basename="iqn.2026-11.local.nasui", port=target_service)
+    page.goto(page.base + "/sharing/")
+    page.get_by_role("link", name="Share a new zvol").first.click()
+    page.get_by_label("Name").fill("pc-disk")
+    page.get_by_label("Pool or dataset").select_option("tank")
+    page.locator("#id_size").fill("64M")
+    page.get_by_label("Block size").select_option("4096")
+    page.get_by_label("Initiator IQN of the PC").fill(PC)
+    page.get_by_label("CHAP user").fill("pc")
+    page.get_by_label("CHAP secret").fill(SECRET)
+    page.get_by_role("button", name="Save").click()
+    page.get_by_text("The zvol is shared").wait_for()
+    row = page.locator('tr[data-target="pc-disk"]')
+    assert "LUN 1: pc-disk" in row.inner_text()
+    assert "CHAP (pc)" in row.inner_text()
+    assert SECRET not in page.content()
+
+    # A real initiator sees the disk the wizard made.
+    login = Login(target_service, PC, "pc", SECRET)
+    result = capacity(login, "iqn.2026-11.local.nasui:pc-disk", 1)
+    assert "Total size:67108864" in result.stdout, result.stderr
+
+    # The zvol cannot go while its extent serves it.
+    page.goto(page.base + "/storage/datasets/tank/pc-disk/delete/")
+    page.get_by_label("Type tank/pc-disk to confirm").fill("tank/pc-disk")
+    page.get_by_role("button", name="Destroy tank/pc-disk").click()
+    page.get_by_text("In use by iSCSI extent pc-disk").wait_for()
+
+    # Target first, then the extent, then the zvol.
+    page.goto(page.base + "/sharing/")
+    row.get_by_role("link", name="Delete").click()
+    page.get_by_role("button", name="Delete").click()
+    page.get_by_text("deleted.").wait_for()
+    page.locator('tr[data-extent="pc-disk"]').get_by_role("link", name="Delete").click()
+    page.get_by_role("button", name="Delete").click()
+    page.get_by_text("No extents yet.").wait_for()
+    assert capacity(login, "iqn.2026-11.local.nasui:pc-disk", 1).returncode != 0
+
+    page.goto(page.base + "/storage/datasets/tank/pc-disk/delete/")
+    page.get_by_label("Type tank/pc-disk to confirm").fill("tank/pc-disk")
+    page.get_by_role("button", name="Destroy tank/pc-disk").click()
+    page.get_by_text("tank/pc-disk destroyed.").wait_for()
