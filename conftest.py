@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -86,32 +87,10 @@ def celery_worker_process(
     redis_url: str, django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[subprocess.Popen[bytes]]:
     """A real `celery worker` process using the suite's Redis and test database."""
-    from django.conf import settings
-
     log = tmp_path_factory.mktemp("worker") / "worker.log"
-    env = dict(
-        os.environ,
-        NASUI_REDIS_URL=redis_url,
-        NASUI_DATABASE_URL=f"sqlite:///{settings.DATABASES['default']['NAME']}",
-    )
-    argv = [sys.executable, "-m", "celery", "-A", "nasui", "worker", "--pool=solo"]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [*argv, "--loglevel=INFO", "--without-mingle", "--without-gossip"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        _wait_for_log(log, "ready.", proc)
+    argv = ["worker", "--pool=solo", "--loglevel=INFO", "--without-mingle", "--without-gossip"]
+    with _celery(argv, log, "ready.", NASUI_REDIS_URL=redis_url) as proc:
         yield proc
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 @pytest.fixture
@@ -119,26 +98,33 @@ def celery_beat_process(
     redis_url: str, celery_worker_process: subprocess.Popen[bytes], tmp_path: Path
 ) -> Iterator[subprocess.Popen[bytes]]:
     """A real `celery beat` (temporary schedule file) sampling every second, for one test."""
+    argv = ["beat", "--loglevel=INFO", "--schedule", str(tmp_path / "beat-schedule")]
+    env = {"NASUI_REDIS_URL": redis_url, "NASUI_SAMPLE_SECONDS": "1"}
+    with _celery(argv, tmp_path / "beat.log", "beat: Starting", **env) as proc:
+        yield proc
+    # a task already handed to the worker may still be writing: let it finish
+    time.sleep(1.5)
+
+
+@contextlib.contextmanager
+def _celery(
+    argv: list[str], log: Path, ready: str, **env: str
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A celery process on the suite's test database, stopped (killed if need be) at the end."""
     from django.conf import settings
 
-    log = tmp_path / "beat.log"
-    env = dict(
-        os.environ,
-        NASUI_REDIS_URL=redis_url,
-        NASUI_DATABASE_URL=f"sqlite:///{settings.DATABASES['default']['NAME']}",
-        NASUI_SAMPLE_SECONDS="1",
-    )
-    argv = [sys.executable, "-m", "celery", "-A", "nasui", "beat", "--loglevel=INFO"]
+    database = f"sqlite:///{settings.DATABASES['default']['NAME']}"
+    command = [sys.executable, "-m", "celery", "-A", "nasui", *argv]
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [*argv, "--schedule", str(tmp_path / "beat-schedule")],
+            command,
             cwd=ROOT,
-            env=env,
+            env={**os.environ, "NASUI_DATABASE_URL": database, **env},
             stdout=out,
             stderr=subprocess.STDOUT,
         )
     try:
-        _wait_for_log(log, "beat: Starting", proc)
+        _wait_for_log(log, ready, proc)
         yield proc
     finally:
         proc.terminate()
@@ -146,8 +132,6 @@ def celery_beat_process(
             proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
             proc.kill()
-        # a task already handed to the worker may still be writing: let it finish
-        time.sleep(1.5)
 
 
 def _wait_for_log(log: Path, needle: str, proc: subprocess.Popen[bytes]) -> None:

@@ -65,3 +65,18 @@ def pytest_runtest_makereport(item, call):
     report = yield
     setattr(item, f"rep_{report.when}", report)
     return report
+
+
+BROWSER_PASSWORD = "a long test passphrase"
+
+
+@pytest.fixture
+def logged_in(page, django_user_model):
+    """A tab logged in as a fresh superuser `admin`, on the dashboard."""
+    django_user_model.objects.create_superuser("admin", password=BROWSER_PASSWORD)
+    page.goto(page.base + "/login/")
+    page.get_by_label("User name").fill("admin")
+    page.get_by_label("Password").fill(BROWSER_PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(page.base + "/")
+    return page

@@ -8,20 +8,8 @@ from sharing import services as sharing
 from sharing.tests.clients import Login, capacity
 
 pytestmark = [pytest.mark.browser, pytest.mark.iscsi, pytest.mark.django_db(transaction=True)]
-PASSWORD = "a long test passphrase"
 PC = "iqn.1991-05.com.microsoft:my-pc"
 SECRET = "browser-secret1"
-
-
-@pytest.fixture
-def logged_in(page, django_user_model):
-    django_user_model.objects.create_superuser("admin", password=PASSWORD)
-    page.goto(page.base + "/login/")
-    page.get_by_label("User name").fill("admin")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(page.base + "/")
-    return page
 
 
 def test_wizard_then_delete_in_order(logged_in, tank, target_service):

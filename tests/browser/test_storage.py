@@ -9,9 +9,9 @@ import pytest
 from django.conf import settings
 
 from storage.engine import get_engine
+from tests.browser.helpers import wait_for_jobs
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PASSWORD = "a long test passphrase"
 
 
 @pytest.fixture
@@ -23,17 +23,6 @@ def fresh_sandbox():
     yield
     shutil.rmtree(settings.NASUI_SANDBOX_DIR, ignore_errors=True)
     get_engine.cache_clear()
-
-
-@pytest.fixture
-def logged_in(page, django_user_model):
-    django_user_model.objects.create_superuser("admin", password=PASSWORD)
-    page.goto(page.base + "/login/")
-    page.get_by_label("User name").fill("admin")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(page.base + "/")
-    return page
 
 
 def test_build_and_destroy_a_pool_dataset_and_zvol(logged_in, fresh_sandbox, celery_worker_process):
@@ -50,11 +39,7 @@ def test_build_and_destroy_a_pool_dataset_and_zvol(logged_in, fresh_sandbox, cel
 
     # The job runs on the worker; the storage page follows it live, then shows the pool.
     page.wait_for_url(page.base + "/storage/")
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('tr[data-status]')].every("
-        "r => r.dataset.status === 'succeeded')",
-        timeout=30_000,
-    )
+    wait_for_jobs(page)
     page.reload()
     page.get_by_role("link", name="tank").click()
     assert "raidz1" in page.get_by_test_id("vdev-tree").inner_text()
@@ -91,10 +76,6 @@ def test_build_and_destroy_a_pool_dataset_and_zvol(logged_in, fresh_sandbox, cel
     page.get_by_label("Type tank to confirm").fill("tank")
     page.get_by_role("button", name="Destroy tank").click()
     page.wait_for_url(page.base + "/storage/")
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('tr[data-status]')].every("
-        "r => r.dataset.status === 'succeeded')",
-        timeout=30_000,
-    )
+    wait_for_jobs(page)
     page.reload()
     page.get_by_text("No pools yet").wait_for()
