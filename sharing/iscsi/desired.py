@@ -14,7 +14,25 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from sharing.iscsi.errors import InvalidSpec
-from sharing.iscsi.iqn import validate_name
+from sharing.iscsi.iqn import is_valid_name, join_target_name, validate_name
+
+__all__ = [
+    "AUTH_MODES",
+    "BLOCK_SIZES",
+    "AuthMode",
+    "ChapSpec",
+    "DesiredState",
+    "LunSpec",
+    "PortalSpec",
+    "TargetSpec",
+    "chap_secret_problems",
+    "is_valid_name",
+    "join_target_name",
+    "lowest_free_lun",
+    "normalize_ip",
+    "normalize_network",
+    "validate_name",
+]
 
 AuthMode = Literal["none", "chap", "mutual"]
 AUTH_MODES: tuple[AuthMode, ...] = ("none", "chap", "mutual")

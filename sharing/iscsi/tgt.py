@@ -117,7 +117,7 @@ class TgtEngine:
         """Create the run directory owner-only; refuse a foreign or shared one."""
         self.run_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = os.lstat(self.run_dir)
-        if not os.path.isdir(self.run_dir) or os.path.islink(self.run_dir):
+        if os.path.islink(self.run_dir) or not os.path.isdir(self.run_dir):
             raise EngineStartFailed(f"{ENGINE}: {self.run_dir} is not a directory")
         if info.st_uid != os.geteuid() or info.st_mode & 0o077:
             raise EngineStartFailed(f"{ENGINE}: {self.run_dir} must be owned by us, mode 0700")

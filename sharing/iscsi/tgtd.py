@@ -91,7 +91,7 @@ class TgtDaemon:
         self.pid_path.unlink(missing_ok=True)
 
     def _prepare_run_dir(self) -> None:
-        """Create the private directory and drop a stale socket and log from an earlier run."""
+        """Create the private directory, drop a stale socket, set the last log aside."""
         if len(str(self.tgtadm.socket_base)) > MAX_SOCKET_PATH:
             raise EngineStartFailed(
                 f"{ENGINE}: control socket path {self.tgtadm.socket_base} is longer than "
@@ -100,7 +100,9 @@ class TgtDaemon:
         self.run_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         for leftover in self.run_dir.glob("tgtd.sock*"):
             leftover.unlink(missing_ok=True)
-        self.log_path.unlink(missing_ok=True)
+        if self.log_path.exists():
+            # Keep the previous daemon's last words: they may explain why it is gone.
+            self.log_path.replace(self.log_path.with_suffix(".log.1"))
 
     def _argv(self, portals: Sequence[PortalSpec]) -> list[str]:
         """`tgtd -f -C 0 --iscsi portal=A:P,portal=[B]:Q` (control port 0 -> socket suffix .0)."""

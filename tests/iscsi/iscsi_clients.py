@@ -1,0 +1,159 @@
+"""Thin wrappers around the real initiators (libiscsi tools, qemu-io) used by the live tests."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+from dataclasses import dataclass
+from urllib.parse import quote
+
+INITIATOR = "iqn.2024-01.org.nasui.test:initiator"
+SECOND_INITIATOR = "iqn.2024-01.org.nasui.test:second"
+TIMEOUT = 60
+_CU_TEST = re.compile(r"^\s*Test: (\S+) \.\.\.(.*)$")
+_CU_SUITE = re.compile(r"^Suite: (\S+)$")
+
+
+@dataclass(frozen=True)
+class Result:
+    """Exit status and combined output of one client command."""
+
+    returncode: int
+    output: str
+
+    @property
+    def ok(self) -> bool:
+        """Whether the command succeeded."""
+        return self.returncode == 0
+
+
+def free_port() -> int:
+    """A TCP port free on loopback right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def run(argv: list[str], timeout: float = TIMEOUT) -> Result:
+    """Run a client with an argument list and a timeout; never a shell."""
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
+    return Result(proc.returncode, proc.stdout + proc.stderr)
+
+
+def url(
+    host: str,
+    port: int,
+    iqn: str = "",
+    lun: int | None = None,
+    *,
+    user: str | None = None,
+    secret: str | None = None,
+    target_user: str | None = None,
+    target_secret: str | None = None,
+) -> str:
+    """A libiscsi URL: iscsi://[user%secret@]host:port[/iqn/lun][?target_user=..&..]."""
+    cred = f"{quote(user, safe='')}%{quote(secret or '', safe='')}@" if user else ""
+    path = f"/{iqn}/{lun}" if iqn and lun is not None else ""
+    query = ""
+    if target_user:
+        query = f"?target_user={quote(target_user)}&target_password={quote(target_secret or '')}"
+    return f"iscsi://{cred}{host}:{port}{path}{query}"
+
+
+def discover(address: str, initiator: str = INITIATOR) -> tuple[Result, list[str]]:
+    """`iscsi-ls` discovery: the result and the target names it listed."""
+    result = run(["iscsi-ls", "-i", initiator, address])
+    names = re.findall(r"^Target:(\S+) Portal:", result.output, flags=re.MULTILINE)
+    return result, names
+
+
+def list_luns(address: str, initiator: str = INITIATOR) -> Result:
+    """`iscsi-ls -s`: targets with their LUNs."""
+    return run(["iscsi-ls", "-s", "-i", initiator, address])
+
+
+def read_capacity(lun_url: str, initiator: str = INITIATOR) -> tuple[Result, int, int]:
+    """`iscsi-readcapacity16`: the result, total size in bytes and logical block size."""
+    result = run(["iscsi-readcapacity16", "-i", initiator, lun_url])
+    size = re.search(r"^Total size:(\d+)", result.output, flags=re.MULTILINE)
+    block = re.search(r"^LOGICAL BLOCK LENGTH IN BYTES:(\d+)", result.output, flags=re.MULTILINE)
+    return result, int(size.group(1)) if size else -1, int(block.group(1)) if block else -1
+
+
+def size_only(lun_url: str, initiator: str = INITIATOR) -> int:
+    """`iscsi-readcapacity16 -s`: just the size in bytes (-1 on failure)."""
+    result = run(["iscsi-readcapacity16", "-s", "-i", initiator, lun_url])
+    text = result.output.strip()
+    return int(text) if result.ok and text.isdigit() else -1
+
+
+def qemu_io(
+    port: int,
+    iqn: str,
+    lun: int,
+    commands: list[str],
+    *,
+    initiator: str = INITIATOR,
+    user: str | None = None,
+    secret: str | None = None,
+) -> Result:
+    """Run qemu-io commands (`write -P 0xa5 0 1M`, `read -P 0xa5 0 1M`) against one LUN."""
+    opts = (
+        f"driver=iscsi,transport=tcp,portal=127.0.0.1:{port},target={iqn},lun={lun},"
+        f"initiator-name={initiator}"
+    )
+    if user is not None:
+        opts += f",user={user},password={secret}"
+    argv = ["qemu-io", "--image-opts", opts]
+    for command in commands:
+        argv += ["-c", command]
+    return run(argv)
+
+
+def parse_test_cu(text: str) -> dict[str, str]:
+    """iscsi-test-cu output -> {"Suite.Test": "passed" | "failed" | "skipped"}.
+
+    A test's verdict may come lines after its `Test:` line (skip messages come between).
+    """
+    results: dict[str, str] = {}
+    suite = ""
+    pending: str | None = None
+    for line in text.splitlines():
+        suite_match = _CU_SUITE.match(line)
+        if suite_match:
+            suite, pending = suite_match.group(1), None
+            continue
+        test = _CU_TEST.match(line)
+        rest = line
+        if test:
+            pending = f"{suite}.{test.group(1)}"
+            rest = test.group(2)
+        if pending is None:
+            continue
+        verdict = _verdict(rest)
+        if verdict:
+            skipped = "[SKIPPED]" in rest or results.get(pending) == "skipped"
+            results[pending] = "skipped" if skipped and verdict == "passed" else verdict
+            pending = None
+        elif "[SKIPPED]" in rest:
+            results[pending] = "skipped"
+    return results
+
+
+def _verdict(text: str) -> str:
+    """'passed' / 'failed' if the line ends a test, else ''."""
+    stripped = text.strip()
+    if stripped.endswith("passed"):
+        return "passed"
+    if stripped.endswith("FAILED"):
+        return "failed"
+    return ""
+
+
+def run_test_cu(lun_url: str, families: list[str]) -> tuple[Result, dict[str, str]]:
+    """Run iscsi-test-cu for some families against one LUN and parse per-test verdicts."""
+    argv = ["iscsi-test-cu", "-i", INITIATOR, "-I", SECOND_INITIATOR, "-d"]
+    argv += ["-t", ",".join(families), lun_url]
+    result = run(argv, timeout=180)
+    return result, parse_test_cu(result.output)
