@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -23,7 +24,9 @@ from storage.forms import (
 from storage.views.common import dataset_or_404, filesystem_names
 from storage.zfs.base import Dataset
 
-PROPERTY_FIELDS = ("compression", "dedup", "recordsize", "atime", "quota", "reservation", "comment")
+# The inheritable properties the edit forms show as "inherit" unless set on the dataset itself.
+FILESYSTEM_PROPERTIES = ("compression", "dedup", "recordsize", "atime")
+VOLUME_PROPERTIES = ("compression", "dedup")
 
 
 def _pool_page(name: str) -> HttpResponse:
@@ -37,26 +40,48 @@ def _render_form(
     return render(request, "storage/dataset_form.html", context, status=400 if form.errors else 200)
 
 
+def _saved_or_form(
+    request: HttpRequest,
+    form: Any,
+    *,
+    save: Callable[[dict[str, Any]], Dataset],
+    done: str,
+    title: str,
+    kind: str,
+    dataset: Dataset | None = None,
+) -> HttpResponse:
+    """A valid POST saves through the service and goes to the pool page; else the form again."""
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = save(form.cleaned_data)
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(request, done.format(name=saved.name))
+            return _pool_page(saved.name)
+    return _render_form(request, form, title=title, kind=kind, dataset=dataset)
+
+
 def dataset_create(request: HttpRequest) -> HttpResponse:
     """A new file system with compression, dedup and the other properties."""
     parent = request.GET.get("parent", "")
     form = DatasetCreateForm(
         request.POST or None, parents=filesystem_names(), initial={"parent": parent}
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            dataset = services.dataset_create(**form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"Dataset {dataset.name} created.")
-            return _pool_page(dataset.name)
-    return _render_form(request, form, title="Add dataset", kind="dataset")
+    return _saved_or_form(
+        request,
+        form,
+        save=lambda data: services.dataset_create(**data),
+        done="Dataset {name} created.",
+        title="Add dataset",
+        kind="dataset",
+    )
 
 
 def _initial_properties(dataset: Dataset) -> dict[str, Any]:
     """Form values of an existing dataset's local settings."""
-    props = selectors.dataset_properties(dataset.name, PROPERTY_FIELDS)
+    wanted = VOLUME_PROPERTIES if dataset.is_volume else FILESYSTEM_PROPERTIES
+    props = selectors.dataset_properties(dataset.name, wanted)
     return {
         "compression": props.get("compression", "inherit"),
         "dedup": props.get("dedup", "inherit"),
@@ -75,15 +100,15 @@ def dataset_edit(request: HttpRequest, name: str) -> HttpResponse:
     if dataset.is_volume:
         return redirect("storage:zvol-edit", name=name)
     form = DatasetPropertiesForm(request.POST or None, initial=_initial_properties(dataset))
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.dataset_update(name=name, **form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"Dataset {name} updated.")
-            return _pool_page(name)
-    return _render_form(request, form, title=f"Edit {name}", kind="dataset", dataset=dataset)
+    return _saved_or_form(
+        request,
+        form,
+        save=lambda data: services.dataset_update(name=name, **data),
+        done="Dataset {name} updated.",
+        title=f"Edit {name}",
+        kind="dataset",
+        dataset=dataset,
+    )
 
 
 def zvol_create(request: HttpRequest) -> HttpResponse:
@@ -92,15 +117,14 @@ def zvol_create(request: HttpRequest) -> HttpResponse:
     form = ZvolCreateForm(
         request.POST or None, parents=filesystem_names(), initial={"parent": parent}
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            zvol = services.zvol_create(**form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"Zvol {zvol.name} created.")
-            return _pool_page(zvol.name)
-    return _render_form(request, form, title="Add zvol", kind="zvol")
+    return _saved_or_form(
+        request,
+        form,
+        save=lambda data: services.zvol_create(**data),
+        done="Zvol {name} created.",
+        title="Add zvol",
+        kind="zvol",
+    )
 
 
 def zvol_edit(request: HttpRequest, name: str) -> HttpResponse:
@@ -109,15 +133,15 @@ def zvol_edit(request: HttpRequest, name: str) -> HttpResponse:
     if not dataset.is_volume:
         return redirect("storage:dataset-edit", name=name)
     form = ZvolPropertiesForm(request.POST or None, initial=_initial_properties(dataset))
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.zvol_update(name=name, **form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"Zvol {name} updated.")
-            return _pool_page(name)
-    return _render_form(request, form, title=f"Edit {name}", kind="zvol", dataset=dataset)
+    return _saved_or_form(
+        request,
+        form,
+        save=lambda data: services.zvol_update(name=name, **data),
+        done="Zvol {name} updated.",
+        title=f"Edit {name}",
+        kind="zvol",
+        dataset=dataset,
+    )
 
 
 def dataset_delete(request: HttpRequest, name: str) -> HttpResponse:
