@@ -1,4 +1,4 @@
-"""Sharing pages: every form saves through its service, errors land on fields, secrets stay hidden."""
+"""Sharing pages: forms save through services, errors land on fields, secrets stay hidden."""
 
 from __future__ import annotations
 
