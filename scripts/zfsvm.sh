@@ -15,6 +15,10 @@
 #   NASUI_ZFSVM_DISKS     number of blank virtio disks (default 8), NASUI_ZFSVM_DISK_SIZE (1G)
 #   NASUI_ZFSVM_MEM       guest memory in MiB (default 3072)
 #   NASUI_ZFSVM_FWD       host forwards, e.g. "13260-:3260" (bound to 127.0.0.1)
+#   NASUI_ZFSVM_ISCSI_PORT   host port always forwarded to the guest's iSCSI port 3260 for the
+#                         host-side checks (default: a free port picked at boot)
+#   NASUI_ZFSVM_HOST_CHECKS  host-side helper started in the background for every run
+#                         (default tests/vm/host_checks.py; "none" disables it)
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,7 +36,8 @@ GUEST_PKGS=(zfsutils-linux udev kmod python3 python3-pytest python3-lz4 python3-
 # Module subset copied into the guest (plus their dependencies): the full tree is ~400 MiB.
 GUEST_MODS=(virtio_pci virtio_blk virtio_net virtio_rng virtio_console 9pnet_virtio 9p loop
   iscsi_tcp zfs configfs target_core_mod target_core_iblock target_core_file target_core_pscsi
-  target_core_user iscsi_target_mod)
+  target_core_user iscsi_target_mod
+  crc32c_generic)  # iSCSI logins need crc32c (a soft dependency --show-depends does not list)
 guest_init() {
   cat <<'EOF'
 #!/bin/sh
@@ -171,6 +176,10 @@ build_rootfs() { # $1 = output initrd path
     die "mmdebstrap failed: $(echo "$err" | tail -n 20)"
   fi
   tar -C "$root" -xf "$CACHE/modules-$KVER-zfs$ZV.tar"
+  # modules added to GUEST_MODS after that tar was cached: copy them (and deps) from the host
+  for m in "${GUEST_MODS[@]}"; do modprobe -S "$KVER" --show-depends "$m"; done |
+    awk '$1 == "insmod" { print $2 }' | sort -u | while read -r f; do
+      [ -e "$root$f" ] || cp --parents "$f" "$root"; done
   depmod -b "$root" "$KVER"
   guest_init > "$root/init"; chmod 755 "$root/init"
   phase "packing the initramfs"
@@ -207,6 +216,7 @@ cleanup() { # whatever happens, no qemu is left running and no disk image is lef
     sleep 1; kill -9 "$QPID" 2>/dev/null || true
   fi
   [ -n "${TAILPID:-}" ] && kill "$TAILPID" 2>/dev/null || true
+  [ -n "${HCPID:-}" ] && kill "$HCPID" 2>/dev/null || true  # the host-checks helper
   [ -n "$OUT" ] && rm -f "$OUT"/disk*.img
 }
 
@@ -228,6 +238,10 @@ boot() { # $1 = job script text ("" for an interactive shell); returns the job's
       -device "virtio-blk-pci,drive=d$i,serial=NASUI$(printf %04d "$i")")
   done
   for f in ${NASUI_ZFSVM_FWD:-}; do fwd+=",hostfwd=tcp:127.0.0.1:$f"; done
+  # host-side iSCSI checks (LIO lane): one host port always reaches the guest's port 3260
+  local hc_port=${NASUI_ZFSVM_ISCSI_PORT:-$(host_free_port)}
+  fwd+=",hostfwd=tcp:127.0.0.1:$hc_port-:3260"
+  rm -f "$OUT"/host_req_* "$OUT"/host_ack_* "$OUT"/host_res_* "$OUT"/host_checks.*
   local serial=(-serial "file:$OUT/console.log" -serial "file:$OUT/job.log" -display none)
   [ -z "$job" ] && serial=(-nographic)
   phase "booting the VM ($kver, TCG, ${NASUI_ZFSVM_DISKS:-8} disks, out=$OUT)"
@@ -241,6 +255,7 @@ boot() { # $1 = job script text ("" for an interactive shell); returns the job's
   if [ -z "$job" ]; then "${cmd[@]}"; return; fi
   "${cmd[@]}" </dev/null >"$OUT/qemu.log" 2>&1 &
   QPID=$!
+  start_host_checks "$hc_port"
   watch_boot || return 1
   tail -n +1 -f --pid="$QPID" "$OUT/job.log" & TAILPID=$!
   watch_run || return 1
@@ -248,6 +263,26 @@ boot() { # $1 = job script text ("" for an interactive shell); returns the job's
   phase "VM stopped"
   [ -f "$OUT/rc" ] || { tail -n 30 "$OUT/console.log"; die "the VM ended without a result"; }
   return "$(cat "$OUT/rc")"
+}
+
+# --- host-side checks (LIO lane) -----------------------------------------------------------
+# Guest tests ask for checks by files in the OUT dir; the helper runs real host iSCSI clients
+# against the forwarded port and answers (protocol: tests/vm/host_checks.py). It idles
+# otherwise, ends with the run (OUT/rc) and is killed by cleanup.
+HCPID=""
+host_free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+start_host_checks() { # $1 = host port forwarded to guest 3260
+  local helper=${NASUI_ZFSVM_HOST_CHECKS:-$REPO/tests/vm/host_checks.py}
+  [ "$helper" = none ] && return 0
+  [ -f "$helper" ] || die "NASUI_ZFSVM_HOST_CHECKS: $helper not found"
+  case $helper in
+    *.py) python3 "$helper" "$OUT" "$1" >>"$OUT/host_checks.out" 2>&1 & ;;
+    *) bash "$helper" "$OUT" "$1" >>"$OUT/host_checks.out" 2>&1 & ;;
+  esac
+  HCPID=$!
+  log "host checks: $helper (pid $HCPID), host 127.0.0.1:$1 -> guest :3260"
 }
 
 watch_boot() { # the boot watchdog: the guest must print NASUI_READY in time

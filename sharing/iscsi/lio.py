@@ -79,6 +79,13 @@ def backing_facts(path: str) -> tuple[lp.Plugin, int | None]:
     return plugin, (info.st_size if plugin == "fileio" else None)
 
 
+def _has_crc32c() -> bool:
+    try:
+        return "crc32c" in Path("/proc/crypto").read_text()
+    except OSError:
+        return False
+
+
 def _strip_brackets(ip: str) -> str:
     return ip[1:-1] if ip.startswith("[") and ip.endswith("]") else ip
 
@@ -145,12 +152,12 @@ class LioEngine:
     # -- lifecycle ---------------------------------------------------------------------------
 
     def is_running(self) -> bool:
-        """Whether the target core and the iSCSI fabric are available in configfs."""
+        """Whether rtslib is importable and the LIO target core is loaded (configfs)."""
         try:
             _rtslib()
         except EngineUnavailable:
             return False
-        return (CONFIGFS / "target" / "core").is_dir() and (CONFIGFS / "target/iscsi").is_dir()
+        return (CONFIGFS / "target" / "core").is_dir()
 
     def start(self) -> None:
         """Load the LIO modules, mount configfs, and restore the save file if there is one."""
@@ -160,10 +167,15 @@ class LioEngine:
                 if module == "configfs" and CONFIGFS.is_dir() and _is_mounted(CONFIGFS):
                     continue
                 self._run([self.modprobe, module])
+            # iscsi_target_mod needs crc32c at login (a soft dependency): without it every
+            # login is dropped silently, so insist on it here
+            if not _has_crc32c():
+                self._run([self.modprobe, "crc32c"])
             if not _is_mounted(CONFIGFS):
                 self._run(["mount", "-t", "configfs", "configfs", str(CONFIGFS)])
             root = self._root()
-            self._fabric()  # creates configfs/target/iscsi
+            # creating the fabric's directory makes the target core load iscsi_target_mod
+            self._guard("iscsi fabric", lambda: (CONFIGFS / "target/iscsi").mkdir(exist_ok=True))
             if self.save_file is not None and self.save_file.is_file():
                 nothing = not any(root.targets) and not any(root.storage_objects)
                 if nothing:

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Host side of the VM lane's iSCSI checks: real host clients against the target in the VM.
+
+Started by scripts/zfsvm.sh on the HOST (stdlib only, not a pytest module) as
+`host_checks.py OUT_DIR HOST_PORT`, where HOST_PORT is forwarded to the guest's port 3260.
+It idles until a guest test asks, through the shared OUT dir (the guest's /mnt/out):
+
+  guest writes  host_req_NAME.json   {"checks": [{"id", "kind", ...}, ...]}
+  host writes   host_ack_NAME        at once (so the guest knows someone is answering)
+  host writes   host_res_NAME.json   {"ID": {"ok", "rc", "detail", "output"}, ...}
+
+Kinds: readcap (expect size/block), inq (expect texts), qemu_io (write then verify a
+pattern), refused (iscsi-inq must fail with an expected message), testcu (iscsi-test-cu
+families with an allow-list). Everything it ran and saw also goes to OUT/host_checks.log.
+The helper exits when the VM run ends (OUT/rc appears) or after its own time limit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+LIMIT = float(os.environ.get("NASUI_HOST_CHECKS_LIMIT", "1800"))
+_SUITE = re.compile(r"^Suite: (\S+)$")
+_TEST = re.compile(r"^\s+Test: (\S+) \.\.\.(.*)$")
+
+
+def log(out: Path, text: str) -> None:
+    with (out / "host_checks.log").open("a") as handle:
+        handle.write(text.rstrip("\n") + "\n")
+
+
+def run(out: Path, argv: list[str], timeout: float) -> tuple[int, str]:
+    """Run one client with a time limit; return (status, stdout+stderr)."""
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
+        rc, text = done.returncode, done.stdout + done.stderr
+    except subprocess.TimeoutExpired as exc:
+        rc = -1
+        partial = [
+            p.decode(errors="replace") if isinstance(p, bytes) else p or ""
+            for p in (exc.output, exc.stderr)
+        ]
+        text = f"TIMEOUT after {timeout}s: {''.join(partial)}"
+    except FileNotFoundError:
+        rc, text = 127, f"{argv[0]}: not installed on the host"
+    shown = " ".join(re.sub(r"%[^@]*@", "%********@", a) for a in argv)
+    shown = re.sub(r"password=[^,&\s]*", "password=********", shown)
+    log(out, f"$ {shown}\n[exit {rc}]\n{text}")
+    return rc, text
+
+
+def url(port: int, check: dict[str, Any], *, secret: str | None = None) -> str:
+    """iscsi://user%secret@127.0.0.1:PORT/IQN/LUN[?target_user=..&target_password=..]."""
+    auth = ""
+    if check.get("user"):
+        auth = f"{check['user']}%{secret if secret is not None else check['secret']}@"
+    text = f"iscsi://{auth}127.0.0.1:{port}/{check['target']}/{check.get('lun', 0)}"
+    if check.get("target_user"):
+        text += f"?target_user={check['target_user']}&target_password={check['target_secret']}"
+    return text
+
+
+def parse_test_cu(text: str) -> dict[str, str]:
+    """iscsi-test-cu output -> {"Suite.Test": "passed" | "failed" | "skipped"}."""
+    results: dict[str, str] = {}
+    suite, pending = "", None
+    for line in text.splitlines():
+        if m := _SUITE.match(line):
+            suite, pending = m.group(1), None
+            continue
+        rest = line
+        if m := _TEST.match(line):
+            pending, rest = f"{suite}.{m.group(1)}", m.group(2)
+        if pending is None:
+            continue
+        stripped = rest.strip()
+        if stripped.endswith(("passed", "FAILED")):
+            verdict = "passed" if stripped.endswith("passed") else "failed"
+            if verdict == "passed" and ("[SKIPPED]" in rest or results.get(pending) == "skipped"):
+                verdict = "skipped"
+            results[pending] = verdict
+            pending = None
+        elif "[SKIPPED]" in rest:
+            results[pending] = "skipped"
+    return results
+
+
+def one(out: Path, port: int, check: dict[str, Any]) -> dict[str, Any]:
+    """Run one check; return its verdict."""
+    kind = check["kind"]
+    ini = check["initiator"]
+    if kind == "readcap":
+        rc, text = run(out, ["iscsi-readcapacity16", "-i", ini, url(port, check)], 60)
+        want = [f"LOGICAL BLOCK LENGTH IN BYTES:{check['block_size']}\n",
+                f"Total size:{check['size']}\n"]  # fmt: skip
+        missing = [w.strip() for w in want if w not in text]
+        return {
+            "ok": rc == 0 and not missing,
+            "rc": rc,
+            "detail": f"missing {missing}",
+            "output": text,
+        }
+    if kind == "inq":
+        argv = ["iscsi-inq", "-i", ini]
+        if check.get("page") is not None:
+            argv += ["-e", "1", "-c", str(check["page"])]
+        rc, text = run(out, [*argv, url(port, check)], 60)
+        missing = [w for w in check.get("expect", []) if w not in text]
+        return {
+            "ok": rc == 0 and not missing,
+            "rc": rc,
+            "detail": f"missing {missing}",
+            "output": text,
+        }
+    if kind == "refused":
+        secret = check.get("wrong_secret")
+        rc, text = run(out, ["iscsi-inq", "-i", ini, url(port, check, secret=secret)], 60)
+        ok = rc != 0 and check["expect"] in text
+        return {
+            "ok": ok,
+            "rc": rc,
+            "detail": f"want failure with {check['expect']!r}",
+            "output": text,
+        }
+    if kind == "qemu_io":
+        opts = (
+            f"driver=iscsi,transport=tcp,portal=127.0.0.1:{port},target={check['target']},"
+            f"lun={check.get('lun', 0)},initiator-name={ini}"
+        )
+        if check.get("user"):
+            opts += f",user={check['user']},password={check['secret']}"
+        pattern, length = check.get("pattern", "0xa5"), check.get("length", "1M")
+        argv = ["qemu-io", "--image-opts", opts]
+        argv += ["-c", f"write -P {pattern} 0 {length}", "-c", f"read -P {pattern} 0 {length}"]
+        rc, text = run(out, argv, 120)
+        ok = rc == 0 and "wrote " in text and "read " in text and "fail" not in text.lower()
+        return {"ok": ok, "rc": rc, "detail": "write + verified read", "output": text}
+    if kind == "testcu":
+        argv = [
+            "iscsi-test-cu",
+            "-i",
+            ini,
+            "-d",
+            "-t",
+            ",".join(check["families"]),
+            url(port, check),
+        ]
+        rc, text = run(out, argv, float(check.get("timeout", 600)))
+        verdicts = parse_test_cu(text)
+        allowed = check.get("allow", {})
+        failed = sorted(k for k, v in verdicts.items() if v == "failed")
+        unexpected = [k for k in failed if k not in allowed]
+        passed = sum(v == "passed" for v in verdicts.values())
+        detail = (
+            f"{passed} passed, {len(failed)} failed ({', '.join(failed) or 'none'}), "
+            f"{sum(v == 'skipped' for v in verdicts.values())} skipped; unexpected: {unexpected}"
+        )
+        ok = bool(verdicts) and not unexpected and passed >= int(check.get("min_passed", 1))
+        return {"ok": ok, "rc": rc, "detail": detail, "output": text[-4000:], "verdicts": verdicts}
+    return {"ok": False, "rc": None, "detail": f"unknown kind {kind}", "output": ""}
+
+
+def serve(out: Path, port: int) -> None:
+    (out / "host_checks.json").write_text(json.dumps({"port": port, "pid": os.getpid()}))
+    deadline = time.monotonic() + LIMIT
+    done: set[str] = set()
+    while time.monotonic() < deadline and not (out / "rc").exists():
+        for req in sorted(out.glob("host_req_*.json")):
+            name = req.name[len("host_req_") : -len(".json")]
+            if name in done:
+                continue
+            done.add(name)
+            (out / f"host_ack_{name}").write_text("ok\n")
+            log(out, f"=== round {name} ===")
+            try:
+                checks = json.loads(req.read_text())["checks"]
+                results = {c["id"]: one(out, port, c) for c in checks}
+            except Exception as exc:  # report anything to the guest rather than die silently
+                results = {"helper": {"ok": False, "rc": None, "detail": repr(exc), "output": ""}}
+            for key, res in results.items():
+                log(out, f"--> {name}/{key}: {'PASS' if res['ok'] else 'FAIL'} {res['detail']}")
+            tmp = out / f"host_res_{name}.tmp"
+            tmp.write_text(json.dumps(results, indent=1))
+            tmp.rename(out / f"host_res_{name}.json")
+        time.sleep(0.5)
+
+
+if __name__ == "__main__":
+    serve(Path(sys.argv[1]), int(sys.argv[2]))
