@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
 import logging
 from pathlib import Path
 from typing import Any
@@ -23,26 +24,34 @@ class IscsiApplyError(Exception):
 
 
 def engine_choice() -> str:
-    """tgt or lio: `auto` picks LIO when the kernel has it (configfs target core present)."""
+    """tgt or lio: `auto` picks LIO when the kernel has its target core and rtslib is here."""
     choice = str(settings.NASUI_ISCSI_ENGINE)
     if choice != "auto":
         return choice
-    return "lio" if Path("/sys/kernel/config/target").exists() else "tgt"
+    return "lio" if _lio_available() else "tgt"
+
+
+def _lio_available() -> bool:
+    """Whether the LIO target core is loaded (configfs) and rtslib-fb can drive it."""
+    if not Path("/sys/kernel/config/target").exists():
+        return False
+    return importlib.util.find_spec("rtslib_fb") is not None
 
 
 @functools.cache
 def engine() -> IscsiEngine:
-    """The engine of this process (the tgt engine talks to the panel's own tgtd)."""
+    """The engine of this process: the panel's own tgtd, or the kernel's LIO target."""
     choice = engine_choice()
-    if choice != "tgt":
-        raise IscsiApplyError(f"the {choice} iSCSI engine is not available in this version")
-    try:
-        from sharing.iscsi.tgt import TgtEngine
-    except ImportError as exc:
-        raise IscsiApplyError("the tgt iSCSI engine is not installed in this version") from exc
-
-    state = Path(settings.DATA_DIR) / "tgt"
+    state = Path(settings.DATA_DIR) / choice
     state.mkdir(parents=True, exist_ok=True)
+    if choice == "lio":
+        from sharing.iscsi.lio import LioEngine
+
+        # LIO forgets its configuration at reboot: the engine saves it here and restores it
+        lio: IscsiEngine = LioEngine(save_file=state / "saveconfig.json")
+        return lio
+    from sharing.iscsi.tgt import TgtEngine
+
     tgt: IscsiEngine = TgtEngine(state_dir=state)
     return tgt
 
@@ -54,10 +63,7 @@ def engine_name() -> str:
 
 def first_lun() -> int:
     """The lowest LUN id the active engine offers (tgt keeps LUN 0 for its controller)."""
-    try:
-        return int(engine().first_lun)
-    except IscsiApplyError:
-        return 1 if engine_choice() == "tgt" else 0
+    return int(engine().first_lun)
 
 
 def _path_of(kind: str, source: str) -> str:
@@ -84,7 +90,7 @@ def apply_configuration() -> ChangeReport:
     try:
         target = engine()
         target.validate(state)
-        if not target.is_running():
+        if not _serving(target):
             # Saved now, applied when the service starts (the supervisor re-applies then).
             return ChangeReport(engine=engine_name())
         return target.apply(state)
@@ -105,7 +111,7 @@ def service_status() -> dict[str, Any]:
     status: dict[str, Any] = {"engine": engine_name(), "running": False, "sessions": []}
     try:
         target = engine()
-        status["running"] = target.is_running()
+        status["running"] = _serving(target)
         if status["running"]:
             status["sessions"] = [
                 {"initiator": s.initiator, "address": s.address, "target": s.target}
@@ -117,9 +123,14 @@ def service_status() -> dict[str, Any]:
     return status
 
 
+def _serving(target: IscsiEngine) -> bool:
+    """Up and not stopped by a user (a stopped LIO keeps its modules loaded, empty)."""
+    return target.is_running() and not _stopped_flag().exists()
+
+
 def _stopped_flag() -> Path:
     """Present while a user has stopped the service: the supervisor leaves it stopped."""
-    return Path(settings.DATA_DIR) / "tgt" / "stopped-by-user"
+    return Path(settings.DATA_DIR) / engine_choice() / "stopped-by-user"
 
 
 def control(action: str) -> None:
@@ -141,12 +152,17 @@ def control(action: str) -> None:
         raise IscsiApplyError(f"The {engine_name()} target could not {action}: {exc}") from exc
 
 
-def supervise_once() -> ChangeReport | None:
-    """Bring a dead target back with the saved configuration, unless a user stopped it."""
+def supervise_once(*, first: bool = False) -> ChangeReport | None:
+    """Bring a dead target back with the saved configuration, unless a user stopped it.
+
+    `first` (the service's first check) starts and applies even when the target seems up:
+    LIO's modules are loaded at boot but its configuration is empty until restored.
+    """
     target = engine()
-    if _stopped_flag().exists() or target.is_running():
+    if _stopped_flag().exists() or (target.is_running() and not first):
         return None
-    log.warning("the %s target is not running: starting it and re-applying", engine_name())
+    if not first:
+        log.warning("the %s target is not running: starting it and re-applying", engine_name())
     try:
         target.start()
         return target.apply(desired_state())

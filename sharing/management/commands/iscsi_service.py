@@ -12,7 +12,7 @@ from sharing import runtime
 
 
 class Command(BaseCommand):
-    """Supervisor of the target daemon (tgtd): part of `make run`'s process set."""
+    """Supervisor of the iSCSI target (tgtd or LIO): part of `make run`'s process set."""
 
     help = "Start the iSCSI target, re-apply the configuration, and restart it if it dies."
 
@@ -25,17 +25,19 @@ class Command(BaseCommand):
             signal.signal(sig, lambda *_: done.set())
         self.stdout.write(f"iSCSI service: {runtime.engine_name()} target, supervising")
         try:
+            first = True
             while not done.is_set():
-                self._check()
+                self._check(first)
+                first = False
                 done.wait(options["interval"])
         finally:
             # Stopping the panel stops its target: nothing is left running behind it.
             runtime.engine().stop()
             self.stdout.write("iSCSI service: target stopped")
 
-    def _check(self) -> None:
+    def _check(self, first: bool) -> None:
         try:
-            report = runtime.supervise_once()
+            report = runtime.supervise_once(first=first)
         except runtime.IscsiApplyError as exc:
             self.stderr.write(str(exc))
             return

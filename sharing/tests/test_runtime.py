@@ -1,0 +1,64 @@
+"""The runtime layer: which engine runs, and when the supervisor starts and re-applies it."""
+
+from __future__ import annotations
+
+import pytest
+
+from sharing import runtime
+from sharing.iscsi.lio import LioEngine
+from sharing.iscsi.tgt import TgtEngine
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def fresh_engine(settings, tmp_path):
+    """runtime.engine() is cached per process: clear it around each test."""
+    settings.DATA_DIR = tmp_path
+    runtime.engine.cache_clear()
+    yield
+    runtime.engine.cache_clear()
+
+
+def test_lio_is_built_with_a_save_file_in_the_data_directory(settings, tmp_path, fresh_engine):
+    settings.NASUI_ISCSI_ENGINE = "lio"
+    engine = runtime.engine()
+    assert isinstance(engine, LioEngine)
+    assert engine.save_file == tmp_path / "lio" / "saveconfig.json"
+    assert runtime.first_lun() == 0
+
+
+def test_tgt_keeps_its_state_in_the_data_directory(settings, tmp_path, fresh_engine):
+    settings.NASUI_ISCSI_ENGINE = "tgt"
+    engine = runtime.engine()
+    assert isinstance(engine, TgtEngine)
+    assert engine.state_dir == tmp_path / "tgt"
+    assert runtime.first_lun() == 1
+
+
+def test_auto_picks_tgt_without_the_kernel_target(settings, monkeypatch):
+    settings.NASUI_ISCSI_ENGINE = "auto"
+    monkeypatch.setattr(runtime, "_lio_available", lambda: False)
+    assert runtime.engine_choice() == "tgt"
+    monkeypatch.setattr(runtime, "_lio_available", lambda: True)
+    assert runtime.engine_choice() == "lio"
+
+
+def test_the_first_check_applies_even_when_the_target_seems_up(fake_target, settings, tmp_path):
+    # LIO's modules load at boot, so it "runs" with an empty configuration until applied
+    settings.DATA_DIR = tmp_path
+    assert runtime.supervise_once() is None
+    assert fake_target.applied == []
+    assert runtime.supervise_once(first=True) is not None
+    assert len(fake_target.applied) == 1
+
+
+def test_a_user_stop_wins_over_the_first_check_and_status(fake_target, settings, tmp_path):
+    settings.DATA_DIR = tmp_path
+    runtime.control("stop")
+    fake_target.running = True  # a stopped LIO still has its modules loaded
+    assert runtime.supervise_once(first=True) is None
+    assert runtime.service_status()["running"] is False
+    assert runtime.service_status()["actions"] == ["start"]
+    runtime.control("start")
+    assert runtime.service_status()["running"] is True
