@@ -173,3 +173,14 @@ def test_a_stopped_service_stays_stopped(shared):
     assert not runtime.engine().is_running()
     runtime.control("start")
     assert capacity(shared["login"], f"{BASE}:disk", 1).returncode == 0
+
+
+def test_the_boot_step_starts_the_target_and_applies_once(shared):
+    from django.core.management import call_command
+
+    runtime.engine().stop()
+    assert capacity(shared["login"], f"{BASE}:disk", 1).returncode != 0
+    call_command("iscsi_service", "--once", "--wait", "0")
+    assert runtime.engine().is_running()  # left running: the boot step does not stop it
+    result = capacity(shared["login"], f"{BASE}:disk", 1)
+    assert result.returncode == 0, result.stderr

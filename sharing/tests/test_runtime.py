@@ -62,3 +62,13 @@ def test_a_user_stop_wins_over_the_first_check_and_status(fake_target, settings,
     assert runtime.service_status()["actions"] == ["start"]
     runtime.control("start")
     assert runtime.service_status()["running"] is True
+
+
+def test_the_boot_step_fails_loudly_when_the_target_refuses(fake_target, settings, tmp_path):
+    from django.core.management import CommandError, call_command
+
+    settings.DATA_DIR = tmp_path
+    fake_target.refuse = "backing store /dev/zvol/tank/vol: No such file or directory"
+    with pytest.raises(CommandError, match="could not be started"):
+        call_command("iscsi_service", "--once", "--wait", "0", "--interval", "0")
+    assert len(fake_target.applied) == 1

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from sharing import runtime
 
@@ -18,8 +19,23 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--interval", type=float, default=2.0, help="Seconds between checks.")
+        parser.add_argument(
+            "--once",
+            action="store_true",
+            help="Start the target, apply the configuration and exit, leaving it running "
+            "(the appliance's boot step for LIO, which lives in the kernel).",
+        )
+        parser.add_argument(
+            "--wait",
+            type=float,
+            default=60.0,
+            help="With --once: seconds to keep retrying (zvol devices appear after import).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["once"]:
+            self._once(options["interval"], options["wait"])
+            return
         done = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: done.set())
@@ -35,12 +51,22 @@ class Command(BaseCommand):
             runtime.engine().stop()
             self.stdout.write("iSCSI service: target stopped")
 
-    def _check(self, first: bool) -> None:
+    def _once(self, interval: float, wait: float) -> None:
+        """Start and apply, retrying until `wait` runs out; CommandError if it never worked."""
+        deadline = time.monotonic() + wait
+        while not self._check(first=True):
+            if time.monotonic() >= deadline:
+                raise CommandError("the iSCSI target could not be started")
+            time.sleep(interval)
+
+    def _check(self, first: bool) -> bool:
+        """One supervision step; False (and the reason on stderr) if the target refused."""
         try:
             report = runtime.supervise_once(first=first)
         except runtime.IscsiApplyError as exc:
             self.stderr.write(str(exc))
-            return
+            return False
         if report is not None:
             changes = "; ".join(report.lines()) or "nothing to configure"
             self.stdout.write(f"iSCSI service: target started, {changes}")
+        return True
