@@ -86,3 +86,12 @@ test-zfs:
 # Capture real zpool/zfs/zdb outputs from the VM into tests/zfs/fixtures/ for the parser tests.
 zfs-fixtures:
 	bash scripts/zfsvm.sh capture
+
+# The appliance: a bootable USB disk image (BIOS + UEFI) in var/appliance/nasui.img; heavy layers
+# are cached in ~/.cache/nasui/appliance. test-appliance boots it in qemu and drives it from here.
+.PHONY: appliance test-appliance
+appliance:
+	bash appliance/build.sh
+
+test-appliance: appliance test-sysdeps $(VENV)/.dev-installed
+	$(BIN)/python -m pytest appliance/test_appliance.py -c appliance/pytest.ini $(PYTEST_ARGS)
