@@ -42,15 +42,9 @@ ROOT_MIB_EXTRA=192 # free space left on the root file system
 DATA_MIB=256       # the writable data partition (database, settings, TLS key)
 ESP_MIB=64
 
-T0=$(date +%s)
-PHASE_T=$T0
-log() { echo "[appliance +$(($(date +%s) - T0))s] $*" >&2; }
-phase() { # print how long the previous phase took, then name the next one
-  local now; now=$(date +%s)
-  log "$* (previous phase $((now - PHASE_T))s)"; PHASE_T=$now
-}
-die() { echo "appliance: $*" >&2; exit 1; }
-trap 'echo "appliance: FAILED (exit $?) at line $LINENO: $BASH_COMMAND" >&2' ERR
+LOG_NAME=appliance
+# shellcheck source=scripts/log.sh
+source "$REPO/scripts/log.sh"
 
 WORK=""
 cleanup() { [ -n "$WORK" ] && rm -rf "$WORK"; }

@@ -81,16 +81,9 @@ EOF
 #RECIPE-END
 RECIPE=$(sed -n '/^#RECIPE-BEGIN/,/^#RECIPE-END/p' "${BASH_SOURCE[0]}" | sha256sum | cut -c1-12)
 
-T0=$(date +%s)
-PHASE_T=$T0
-log() { echo "[zfsvm +$(($(date +%s) - T0))s] $*" >&2; }
-phase() { # print how long the previous phase took, then name the next one
-  local now; now=$(date +%s)
-  log "$* (previous phase $((now - PHASE_T))s)"; PHASE_T=$now
-}
-die() { echo "zfsvm: $*" >&2; exit 1; }
-# A failing command outside a handled check must not end the script silently.
-trap 'echo "zfsvm: FAILED (exit $?) at line $LINENO: $BASH_COMMAND" >&2' ERR
+LOG_NAME=zfsvm
+# shellcheck source=scripts/log.sh
+source "$REPO/scripts/log.sh"
 
 # --- host side: packages -------------------------------------------------------------------
 enable_contrib() { # zfs-dkms and zfsutils-linux live in contrib
