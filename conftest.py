@@ -106,6 +106,19 @@ def celery_beat_process(
     time.sleep(1.5)
 
 
+@pytest.fixture
+def celery_worker_with_beat_thread(
+    redis_url: str, django_db_setup: None, tmp_path: Path
+) -> Iterator[subprocess.Popen[bytes]]:
+    """The appliance's worker: a thread pool with beat as a thread of it, sampling every second."""
+    argv = ["worker", "--pool=threads", "--concurrency=2", "--beat-thread", "--loglevel=INFO"]
+    argv += ["--schedule", str(tmp_path / "beat-schedule"), "--without-mingle", "--without-gossip"]
+    env = {"NASUI_REDIS_URL": redis_url, "NASUI_SAMPLE_SECONDS": "1"}
+    with _celery(argv, tmp_path / "worker.log", "ready.", **env) as proc:
+        yield proc
+    time.sleep(1.5)  # a task already running may still be writing
+
+
 @contextlib.contextmanager
 def _celery(
     argv: list[str], log: Path, ready: str, **env: str

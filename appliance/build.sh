@@ -174,6 +174,7 @@ UUID=$ROOT_UUID / ext4 noatime,errors=remount-ro 0 1
 LABEL=NASUI_DATA /var/lib/nasui ext4 noatime,nofail,x-systemd.device-timeout=20s 0 2
 EOF
   mkdir -p "$root/var/lib/nasui"
+  mkdir -p "$root/etc/target"  # LIO's target core keeps persistent-reservation files here
   # root's password is locked: the console shows the URL; the panel is the interface.
   # Pools come back by scanning devices (the cache file lives on the replaceable root fs).
   rm -f "$root/etc/nginx/sites-enabled/default"

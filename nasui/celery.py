@@ -6,11 +6,14 @@ import os
 
 from celery import Celery
 
+from nasui import beat_thread
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nasui.settings")
 
 app = Celery("nasui")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+beat_thread.install(app)
 
 
 def beat_entry(task: str, seconds: float) -> dict[str, object]:
