@@ -8,6 +8,7 @@ NASUI_APPLIANCE_BOOT_TIMEOUT (seconds until /health/ must answer, default 300).
 
 from __future__ import annotations
 
+import contextlib
 import http.cookiejar
 import json
 import os
@@ -51,8 +52,9 @@ def free_port() -> int:
 class VM:
     """One appliance VM: a qcow2 overlay over the raw image, blank disks, forwarded ports."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, firmware: str = FIRMWARE) -> None:
         self.workdir = workdir
+        self.firmware = firmware
         self.https_port = free_port()
         self.iscsi_port = free_port()
         self.console = workdir / "console.log"
@@ -77,7 +79,7 @@ class VM:
         for i in range(DISKS):
             with open(workdir / f"disk{i}.img", "wb") as disk:
                 disk.truncate(2 << 30)
-        if FIRMWARE == "uefi":
+        if firmware == "uefi":
             shutil.copy("/usr/share/OVMF/OVMF_VARS_4M.fd", workdir / "vars.fd")
 
     def argv(self) -> list[str]:
@@ -103,7 +105,7 @@ class VM:
             "-monitor",
             f"unix:{self.monitor},server,nowait",
         ]
-        if FIRMWARE == "uefi":
+        if self.firmware == "uefi":
             argv += [
                 "-drive",
                 "if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd",
@@ -258,23 +260,30 @@ class Client:
         pytest.fail(f"job {job['id']} did not finish in {timeout:.0f}s")
 
 
-@pytest.fixture(scope="module")
-def vm() -> Iterator[VM]:
-    """The booted appliance (one per module; the reboot test restarts it in place)."""
+@contextlib.contextmanager
+def booted(firmware: str = FIRMWARE) -> Iterator[VM]:
+    """A fresh appliance VM booted to /health/; always stopped, its consoles kept as artifacts."""
     if not IMAGE.exists():
         pytest.fail(f"{IMAGE} is missing: run `make appliance` first")
     workdir = Path(tempfile.mkdtemp(prefix="nasui-appliance-"))
-    machine = VM(workdir)
+    machine = VM(workdir, firmware)
     try:
         machine.start()
-        print(f"\nboot to /health/: {machine.boot_seconds:.1f}s ({FIRMWARE})")
+        print(f"\nboot to /health/: {machine.boot_seconds:.1f}s ({firmware})")
         yield machine
     finally:
         machine.kill()
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         for log in workdir.glob("console*.log"):
-            shutil.copy(log, ARTIFACTS / log.name)
+            shutil.copy(log, ARTIFACTS / f"{firmware}-{log.name}")
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def vm() -> Iterator[VM]:
+    """The booted appliance (one per module; the reboot test restarts it in place)."""
+    with booted() as machine:
+        yield machine
 
 
 @pytest.fixture(scope="module")
@@ -500,3 +509,13 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
     assert read.returncode == 0, read.stdout + read.stderr
     assert "Pattern verification failed" not in read.stdout + read.stderr
     assert "admin password" in vm.console.read_text(errors="replace")
+
+
+def test_the_other_firmware_boots_the_same_image(vm: VM) -> None:
+    """BIOS and UEFI: a fresh copy of the image boots with the other firmware to the panel."""
+    if vm.proc is not None and vm.proc.poll() is None:
+        vm.shutdown()  # one TCG guest at a time on 2 cores
+    other = "uefi" if FIRMWARE == "bios" else "bios"
+    with booted(other) as machine:
+        machine.wait_console(r"Open the panel:\s+https://", 120)
+        assert machine.wait_console(r"admin password: (\S+)", 60)
