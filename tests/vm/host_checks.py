@@ -92,6 +92,12 @@ def parse_test_cu(text: str) -> dict[str, str]:
     return results
 
 
+def succeeded_with(rc: int, text: str, missing: list[str]) -> dict[str, Any]:
+    """The verdict of a client that had to succeed and print everything expected."""
+    missing = [m.strip() for m in missing]
+    return {"ok": rc == 0 and not missing, "rc": rc, "detail": f"missing {missing}", "output": text}
+
+
 def one(out: Path, port: int, check: dict[str, Any]) -> dict[str, Any]:
     """Run one check; return its verdict."""
     kind = check["kind"]
@@ -100,25 +106,13 @@ def one(out: Path, port: int, check: dict[str, Any]) -> dict[str, Any]:
         rc, text = run(out, ["iscsi-readcapacity16", "-i", ini, url(port, check)], 60)
         want = [f"LOGICAL BLOCK LENGTH IN BYTES:{check['block_size']}\n",
                 f"Total size:{check['size']}\n"]  # fmt: skip
-        missing = [w.strip() for w in want if w not in text]
-        return {
-            "ok": rc == 0 and not missing,
-            "rc": rc,
-            "detail": f"missing {missing}",
-            "output": text,
-        }
+        return succeeded_with(rc, text, [w for w in want if w not in text])
     if kind == "inq":
         argv = ["iscsi-inq", "-i", ini]
         if check.get("page") is not None:
             argv += ["-e", "1", "-c", str(check["page"])]
         rc, text = run(out, [*argv, url(port, check)], 60)
-        missing = [w for w in check.get("expect", []) if w not in text]
-        return {
-            "ok": rc == 0 and not missing,
-            "rc": rc,
-            "detail": f"missing {missing}",
-            "output": text,
-        }
+        return succeeded_with(rc, text, [w for w in check.get("expect", []) if w not in text])
     if kind == "refused":
         secret = check.get("wrong_secret")
         rc, text = run(out, ["iscsi-inq", "-i", ini, url(port, check, secret=secret)], 60)
