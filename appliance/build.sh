@@ -13,6 +13,7 @@
 #   NASUI_APPLIANCE_CACHE   cache of heavy layers (default ~/.cache/nasui/appliance)
 #   NASUI_APPLIANCE_OUT     output dir (default var/appliance in the checkout)
 #   NASUI_APPLIANCE_ISCSI   iSCSI engine written into /etc/nasui/nasui.env (default lio)
+#   NASUI_APPLIANCE_RELEASE the release name in /opt/nasui/VERSION (default: git describe)
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -38,7 +39,10 @@ TRIM_MODS=(drivers/gpu drivers/media drivers/net/wireless drivers/infiniband dri
   drivers/mtd drivers/platform/chrome drivers/thunderbolt drivers/firewire fs/ocfs2 fs/gfs2
   fs/xfs fs/btrfs fs/nfs fs/nfsd fs/ceph fs/smb fs/cifs fs/dlm drivers/scsi/lpfc drivers/scsi/qla2xxx
   drivers/scsi/mpi3mr drivers/scsi/megaraid drivers/net/usb drivers/usb/gadget)
-ROOT_MIB_EXTRA=192 # free space left on the root file system
+# The root partition has a fixed size so that a later release's root file system fits in it
+# (appliance/upgrade.sh writes only that partition); the build fails if the content outgrows it.
+ROOT_MIB=1536
+ROOT_MIB_FREE=256  # at least this much stays free on the root file system
 DATA_MIB=256       # the writable data partition (database, settings, TLS key)
 ESP_MIB=64
 
@@ -158,7 +162,8 @@ stage_app() { # $1 = rootfs dir: copy the checkout's tracked + new files, vendor
   rm -rf "$root/opt/nasui/static"; mv "$root/tmp/collect/static" "$root/opt/nasui/static"
   rm -rf "$root/tmp/collect"
   chroot "$root" /opt/nasui/venv/bin/python -m compileall -q /opt/nasui/app >/dev/null || true
-  (cd "$REPO" && git describe --always --dirty 2>/dev/null || echo unknown) >"$root/opt/nasui/VERSION"
+  echo "${NASUI_APPLIANCE_RELEASE:-$(cd "$REPO" && git describe --always --dirty 2>/dev/null || echo unknown)}" \
+    >"$root/opt/nasui/VERSION"
 }
 
 configure() { # $1 = rootfs dir: units, nginx, scripts, fstab, grub.cfg, hostname
@@ -170,11 +175,15 @@ configure() { # $1 = rootfs dir: units, nginx, scripts, fstab, grub.cfg, hostnam
   echo nasui >"$root/etc/hostname"
   printf '127.0.0.1\tlocalhost\n127.0.1.1\tnasui nasui.local\n::1\tlocalhost\n' >"$root/etc/hosts"
   cat >"$root/etc/fstab" <<EOF
-UUID=$ROOT_UUID / ext4 noatime,errors=remount-ro 0 1
+LABEL=NASUI_ROOT / ext4 noatime,errors=remount-ro 0 1
 LABEL=NASUI_DATA /var/lib/nasui ext4 noatime,nofail,x-systemd.device-timeout=20s 0 2
 EOF
   mkdir -p "$root/var/lib/nasui"
   mkdir -p "$root/etc/target"  # LIO's target core keeps persistent-reservation files here
+  # ZFS records the hostid of the system that imported a pool and will not import it on a
+  # system with another one: keep it on the data partition so that an upgraded root (another
+  # Debian layer, another random /etc/hostid) still imports the pools at boot.
+  rm -f "$root/etc/hostid"; ln -s /var/lib/nasui/hostid "$root/etc/hostid"
   # root's password is locked: the console shows the URL; the panel is the interface.
   # Pools come back by scanning devices (the cache file lives on the replaceable root fs).
   rm -f "$root/etc/nginx/sites-enabled/default"
@@ -202,8 +211,8 @@ menuentry 'nasui appliance' {
   insmod gzio
   insmod part_gpt
   insmod ext2
-  search --no-floppy --fs-uuid --set=root $ROOT_UUID
-  linux /boot/vmlinuz-$KVER root=UUID=$ROOT_UUID ro quiet console=tty0 console=ttyS0,115200n8
+  search --no-floppy --label --set=root NASUI_ROOT
+  linux /boot/vmlinuz-$KVER root=LABEL=NASUI_ROOT ro quiet console=tty0 console=ttyS0,115200n8
   initrd /boot/initrd.img-$KVER
 }
 EOF
@@ -211,9 +220,9 @@ EOF
 
 # --- the disk image --------------------------------------------------------------------------
 grub_images() { # BOOTX64.EFI and the i386-pc core.img with an early config that finds the root
-  local mods=(part_gpt ext2 search search_fs_uuid normal configfile linux echo test gzio all_video)
+  local mods=(part_gpt ext2 search search_label normal configfile linux echo test gzio all_video)
   cat >"$WORK/early.cfg" <<EOF
-search --no-floppy --fs-uuid --set=root $ROOT_UUID
+search --no-floppy --label --set=root NASUI_ROOT
 set prefix=(\$root)/boot/grub
 configfile \$prefix/grub.cfg
 EOF
@@ -243,13 +252,15 @@ EOF
 }
 
 assemble() { # $1 = rootfs dir -> $OUT/nasui.img
-  local root=$1 img=$OUT/nasui.img.tmp used_mib root_mib total_mib
+  local root=$1 img=$OUT/nasui.img.tmp used_mib root_mib=$ROOT_MIB total_mib
   phase "file systems and GPT image"
   used_mib=$(du -sm --apparent-size "$root" | cut -f1)
-  root_mib=$(((used_mib * 115 / 100 + ROOT_MIB_EXTRA + 3) / 4 * 4))
+  [ $((used_mib * 115 / 100 + ROOT_MIB_FREE)) -le "$ROOT_MIB" ] ||
+    die "the root file system ($used_mib MiB) no longer fits ROOT_MIB=$ROOT_MIB with room to spare"
   mkfs.ext4 -q -F -L NASUI_ROOT -U "$ROOT_UUID" -d "$root" -E root_owner=0:0 \
     "$WORK/root.ext4" "${root_mib}M"
   mkdir -p "$WORK/data"; echo "nasui data partition" >"$WORK/data/README"
+  head -c 4 /dev/urandom >"$WORK/data/hostid"  # this stick's hostid (see configure)
   mkfs.ext4 -q -F -L NASUI_DATA -U "$DATA_UUID" -d "$WORK/data" "$WORK/data.ext4" "${DATA_MIB}M"
   grub_images
   mkfs.vfat -C -n NASUI_EFI "$WORK/esp.img" $((ESP_MIB * 1024)) >/dev/null

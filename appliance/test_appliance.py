@@ -39,6 +39,7 @@ CHAP_USER = "appliance"
 CHAP_SECRET = "Secret-12345"  # noqa: S105 - a test secret (12-16 characters)
 PATTERN = "0xa5"
 DISKS = 3
+RELEASE = "upgrade-test"  # the release name of the root file system the upgrade test writes
 ResultDict = dict[str, Any]
 
 
@@ -60,22 +61,9 @@ class VM:
         self.console = workdir / "console.log"
         self.proc: subprocess.Popen[bytes] | None = None
         self.boot_seconds = 0.0
-        overlay = workdir / "nasui.qcow2"
-        subprocess.run(
-            [
-                "qemu-img",
-                "create",
-                "-q",
-                "-f",
-                "qcow2",
-                "-b",
-                str(IMAGE),
-                "-F",
-                "raw",
-                str(overlay),
-            ],
-            check=True,
-        )
+        # A sparse raw copy (not an overlay): appliance/upgrade.sh works on it like on a stick.
+        self.system_disk = workdir / "nasui.img"
+        subprocess.run(["cp", "--sparse=always", str(IMAGE), str(self.system_disk)], check=True)
         for i in range(DISKS):
             with open(workdir / f"disk{i}.img", "wb") as disk:
                 disk.truncate(2 << 30)
@@ -86,7 +74,7 @@ class VM:
         """The qemu command line (TCG: the host's KVM does not work here)."""
         argv = ["qemu-system-x86_64", "-accel", "tcg", "-cpu", "max", "-smp", "2", "-m", "2560"]
         # The system disk boots first (bootindex), the blank disks only hold the pool.
-        argv += ["-drive", f"file={self.workdir / 'nasui.qcow2'},format=qcow2,if=none,id=sys"]
+        argv += ["-drive", f"file={self.system_disk},format=raw,if=none,id=sys"]
         argv += ["-device", "virtio-blk-pci,drive=sys,bootindex=0"]
         for i in range(DISKS):
             argv += [
@@ -402,6 +390,17 @@ def qemu_io(vm: VM, state: ResultDict, command: str) -> subprocess.CompletedProc
     return iscsi(["qemu-io", "--image-opts", ",".join(opts), "-c", command])
 
 
+def assert_reads_back(vm: VM, state: ResultDict) -> None:
+    """After a boot, the host reads the pattern it wrote before through the target (bounded)."""
+    limit = time.monotonic() + 120
+    read = qemu_io(vm, state, f"read -P {PATTERN} 0 8M")
+    while read.returncode != 0 and time.monotonic() < limit:
+        time.sleep(3)  # the iSCSI boot step applies the configuration once the zvols are there
+        read = qemu_io(vm, state, f"read -P {PATTERN} 0 8M")
+    assert read.returncode == 0, read.stdout + read.stderr
+    assert "Pattern verification failed" not in read.stdout + read.stderr
+
+
 def test_iscsi_write_and_read(vm: VM, state: ResultDict) -> None:
     """The host writes 8 MiB through the target and reads them back; a wrong secret is refused."""
     cap = iscsi(["iscsi-readcapacity16", "-i", INITIATOR, iscsi_url(vm, state)])
@@ -501,14 +500,48 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
         status, pool = client.api("GET", "/api/storage/pools/tank/")
     assert status == 200, pool
     assert pool["health"] == "ONLINE", pool
-    limit = time.monotonic() + 120
-    read = qemu_io(vm, state, f"read -P {PATTERN} 0 8M")
-    while read.returncode != 0 and time.monotonic() < limit:
-        time.sleep(3)  # the iSCSI service re-applies the configuration after start
-        read = qemu_io(vm, state, f"read -P {PATTERN} 0 8M")
-    assert read.returncode == 0, read.stdout + read.stderr
-    assert "Pattern verification failed" not in read.stdout + read.stderr
+    assert_reads_back(vm, state)
     assert "admin password" in vm.console.read_text(errors="replace")
+
+
+def test_upgrade_keeps_the_data_partition(vm: VM, state: ResultDict) -> None:
+    """A new release's root written by appliance/upgrade.sh: login, pool, target, data stay."""
+    next_out = REPO / "var" / "appliance-next"
+    env = {**os.environ, "NASUI_APPLIANCE_OUT": str(next_out), "NASUI_APPLIANCE_RELEASE": RELEASE}
+    build = run_script(["bash", "appliance/build.sh"], env)
+    assert build.returncode == 0, build.stderr[-3000:]
+    vm.shutdown()
+    upgrade = run_script(
+        ["bash", "appliance/upgrade.sh", str(vm.system_disk), str(next_out / "nasui-root.ext4")]
+    )
+    assert upgrade.returncode == 0, upgrade.stderr[-3000:]
+    vm.start()
+    print(f"\nboot after the upgrade to /health/: {vm.boot_seconds:.1f}s")
+    vm.wait_console(rf"nasui appliance {RELEASE}", 120)  # the new root's banner
+    client = api(vm, state)  # the token made before the upgrade: the database was kept
+    status, pool = client.api("GET", "/api/storage/pools/tank/")
+    assert status == 200, pool
+    assert_reads_back(vm, state)
+
+
+def test_upgrade_refuses_what_is_not_a_nasui_stick(tmp_path: Path) -> None:
+    """upgrade.sh checks the partition table before writing anything."""
+    blank = tmp_path / "blank.img"
+    blank.write_bytes(b"\0" * (4 << 20))
+    root = REPO / "var" / "appliance" / "nasui-root.ext4"
+    refused = run_script(["bash", "appliance/upgrade.sh", str(blank), str(root)])
+    assert refused.returncode != 0
+    assert "not a nasui stick" in refused.stderr, refused.stderr
+    assert blank.read_bytes() == b"\0" * (4 << 20)
+
+
+def run_script(
+    argv: list[str], env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """One of the appliance's scripts, from the checkout (bounded)."""
+    return subprocess.run(
+        argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=900, check=False
+    )
 
 
 def test_the_other_firmware_boots_the_same_image(vm: VM) -> None:
