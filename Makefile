@@ -10,6 +10,8 @@ export NASUI_DATA_DIR ?= $(CURDIR)/var
 RUN_DEBS := python3-venv redis-server redis-tools tgt
 TEST_DEBS := chromium docker-compose libiscsi-bin qemu-utils qemu-block-extra
 NODE_DEBS := nodejs npm
+# UEFI firmware: test-appliance boots the image under OVMF as well as SeaBIOS.
+APPLIANCE_TEST_DEBS := ovmf qemu-system-x86
 
 .PHONY: help run test lint fmt pytest deps dev-deps sysdeps test-sysdeps vendor migrate clean test-zfs zfs-fixtures
 
@@ -94,4 +96,5 @@ appliance:
 	bash appliance/build.sh
 
 test-appliance: appliance test-sysdeps $(VENV)/.dev-installed
+	@scripts/sysdeps.sh $(APPLIANCE_TEST_DEBS)
 	$(BIN)/python -m pytest appliance/test_appliance.py -c appliance/pytest.ini $(PYTEST_ARGS)
