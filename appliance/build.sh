@@ -27,7 +27,7 @@ export DEBIAN_FRONTEND=noninteractive
 APT=(apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=900)
 
 # Debian packages of the image (besides the kernel, which is pinned to the lane's version).
-PKGS=(systemd-sysv udev kmod dbus iproute2 iputils-ping procps util-linux e2fsprogs
+PKGS=(systemd-sysv udev kmod dbus iproute2 iputils-ping procps util-linux e2fsprogs fdisk
   initramfs-tools zstd openssl ca-certificates less nano
   zfsutils-linux targetcli-fb python3-rtslib-fb tgt redis-server nginx-light
   python3 python3-venv)
@@ -43,7 +43,7 @@ TRIM_MODS=(drivers/gpu drivers/media drivers/net/wireless drivers/infiniband dri
 # (appliance/upgrade.sh writes only that partition); the build fails if the content outgrows it.
 ROOT_MIB=1536
 ROOT_MIB_FREE=256  # at least this much stays free on the root file system
-DATA_MIB=256       # the writable data partition (database, settings, TLS key)
+DATA_MIB=256       # the writable data partition (database, settings, TLS key); grown at boot to fill the stick
 ESP_MIB=64
 
 LOG_NAME=appliance
@@ -261,7 +261,7 @@ assemble() { # $1 = rootfs dir -> $OUT/nasui.img
     "$WORK/root.ext4" "${root_mib}M"
   mkdir -p "$WORK/data"; echo "nasui data partition" >"$WORK/data/README"
   head -c 4 /dev/urandom >"$WORK/data/hostid"  # this stick's hostid (see configure)
-  mkfs.ext4 -q -F -L NASUI_DATA -U "$DATA_UUID" -d "$WORK/data" "$WORK/data.ext4" "${DATA_MIB}M"
+  mkfs.ext4 -q -F -b 4096 -L NASUI_DATA -U "$DATA_UUID" -d "$WORK/data" "$WORK/data.ext4" "${DATA_MIB}M"
   grub_images
   mkfs.vfat -C -n NASUI_EFI "$WORK/esp.img" $((ESP_MIB * 1024)) >/dev/null
   mmd -i "$WORK/esp.img" ::/EFI ::/EFI/BOOT

@@ -16,6 +16,7 @@ import re
 import shutil
 import socket
 import ssl
+import struct
 import subprocess
 import tempfile
 import time
@@ -39,6 +40,7 @@ CHAP_USER = "appliance"
 CHAP_SECRET = "Secret-12345"  # noqa: S105 - a test secret (12-16 characters)
 PATTERN = "0xa5"
 DISKS = 3
+STICK_BYTES = 4 << 30  # the main VM's "USB stick": bigger than the image, so the data part grows
 RELEASE = "upgrade-test"  # the release name of the root file system the upgrade test writes
 ResultDict = dict[str, Any]
 
@@ -53,7 +55,9 @@ def free_port() -> int:
 class VM:
     """One appliance VM: a qcow2 overlay over the raw image, blank disks, forwarded ports."""
 
-    def __init__(self, workdir: Path, firmware: str = FIRMWARE) -> None:
+    def __init__(
+        self, workdir: Path, firmware: str = FIRMWARE, stick_bytes: int | None = None
+    ) -> None:
         self.workdir = workdir
         self.firmware = firmware
         self.https_port = free_port()
@@ -64,6 +68,8 @@ class VM:
         # A sparse raw copy (not an overlay): appliance/upgrade.sh works on it like on a stick.
         self.system_disk = workdir / "nasui.img"
         subprocess.run(["cp", "--sparse=always", str(IMAGE), str(self.system_disk)], check=True)
+        if stick_bytes:  # as if the image were written onto a bigger stick
+            os.truncate(self.system_disk, stick_bytes)
         for i in range(DISKS):
             with open(workdir / f"disk{i}.img", "wb") as disk:
                 disk.truncate(2 << 30)
@@ -249,12 +255,12 @@ class Client:
 
 
 @contextlib.contextmanager
-def booted(firmware: str = FIRMWARE) -> Iterator[VM]:
+def booted(firmware: str = FIRMWARE, stick_bytes: int | None = None) -> Iterator[VM]:
     """A fresh appliance VM booted to /health/; always stopped, its consoles kept as artifacts."""
     if not IMAGE.exists():
         pytest.fail(f"{IMAGE} is missing: run `make appliance` first")
     workdir = Path(tempfile.mkdtemp(prefix="nasui-appliance-"))
-    machine = VM(workdir, firmware)
+    machine = VM(workdir, firmware, stick_bytes)
     try:
         machine.start()
         print(f"\nboot to /health/: {machine.boot_seconds:.1f}s ({firmware})")
@@ -270,7 +276,7 @@ def booted(firmware: str = FIRMWARE) -> Iterator[VM]:
 @pytest.fixture(scope="module")
 def vm() -> Iterator[VM]:
     """The booted appliance (one per module; the reboot test restarts it in place)."""
-    with booted() as machine:
+    with booted(stick_bytes=STICK_BYTES) as machine:
         yield machine
 
 
@@ -504,13 +510,49 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
     assert "admin password" in vm.console.read_text(errors="replace")
 
 
+def test_data_partition_fills_the_stick(vm: VM) -> None:
+    """First boot grew the data partition and its file system to the stick's end (seen offline)."""
+    match = vm.wait_console(r"data partition grown to (\d+) MiB", 10)
+    print(f"\n{match.group(0)}")
+    vm.shutdown()
+    start, sectors, last_usable = gpt_partition(vm.system_disk, 4)
+    assert last_usable == STICK_BYTES // 512 - 34  # the backup GPT moved to the stick's end
+    assert start + sectors - 1 == last_usable
+    assert ext4_bytes(vm.system_disk, start * 512) > sectors * 512 - (4 << 20)
+
+
+def gpt_partition(disk: Path, number: int) -> tuple[int, int, int]:
+    """(first sector, sectors, the GPT's last usable sector) of one partition of a disk image."""
+    with open(disk, "rb") as f:
+        f.seek(512)
+        header = f.read(92)
+        assert header[:8] == b"EFI PART", "no GPT"
+        (last_usable,) = struct.unpack_from("<Q", header, 48)
+        entries_lba, _, entry_size = struct.unpack_from("<QII", header, 72)
+        f.seek(entries_lba * 512 + (number - 1) * entry_size)
+        first, last = struct.unpack_from("<QQ", f.read(entry_size), 32)
+    return first, last - first + 1, last_usable
+
+
+def ext4_bytes(disk: Path, offset: int) -> int:
+    """The size an ext4 file system at `offset` of a disk image says it has (its superblock)."""
+    with open(disk, "rb") as f:
+        f.seek(offset + 1024)
+        superblock = f.read(1024)
+    assert struct.unpack_from("<H", superblock, 56)[0] == 0xEF53, "no ext4 superblock"
+    (blocks_lo,) = struct.unpack_from("<I", superblock, 4)
+    (blocks_hi,) = struct.unpack_from("<I", superblock, 0x150)  # zero without the 64bit feature
+    return int((blocks_hi << 32) | blocks_lo) * (1024 << superblock[24])
+
+
 def test_upgrade_keeps_the_data_partition(vm: VM, state: ResultDict) -> None:
     """A new release's root written by appliance/upgrade.sh: login, pool, target, data stay."""
     next_out = REPO / "var" / "appliance-next"
     env = {**os.environ, "NASUI_APPLIANCE_OUT": str(next_out), "NASUI_APPLIANCE_RELEASE": RELEASE}
     build = run_script(["bash", "appliance/build.sh"], env)
     assert build.returncode == 0, build.stderr[-3000:]
-    vm.shutdown()
+    if vm.proc is not None and vm.proc.poll() is None:
+        vm.shutdown()
     upgrade = run_script(
         ["bash", "appliance/upgrade.sh", str(vm.system_disk), str(next_out / "nasui-root.ext4")]
     )
@@ -552,3 +594,5 @@ def test_the_other_firmware_boots_the_same_image(vm: VM) -> None:
     with booted(other) as machine:
         machine.wait_console(r"Open the panel:\s+https://", 120)
         assert machine.wait_console(r"admin password: (\S+)", 60)
+        # The image fills this disk: nothing to grow, and the GPT is left as it was.
+        assert "growing it" not in machine.console.read_text(errors="replace")
