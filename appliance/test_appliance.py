@@ -152,6 +152,12 @@ class VM:
         text = self.console.read_text(errors="replace")
         return "\n".join(text.splitlines()[-lines:])
 
+    def boot_consoles(self) -> list[str]:
+        """The serial console of every boot of this VM so far, oldest first."""
+        older = sorted(self.workdir.glob("console-*.log"), key=lambda p: p.stat().st_mtime)
+        current = [self.console] if self.console.exists() else []
+        return [log.read_text(errors="replace") for log in older + current]
+
     def wait_console(self, pattern: str, timeout: float) -> re.Match[str]:
         """Wait (bounded) for a line of the serial console to match."""
         limit = time.monotonic() + timeout
@@ -547,8 +553,12 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
 
 def test_data_partition_fills_the_stick(vm: VM) -> None:
     """First boot grew the data partition and its file system to the stick's end (seen offline)."""
-    match = vm.wait_console(r"data partition grown to (\d+) MiB", 10)
+    first, *later = vm.boot_consoles()
+    match = re.search(r"data partition grown to (\d+) MiB", first)
+    assert match, "the first boot did not grow the data partition"
     print(f"\n{match.group(0)}")
+    assert later, "the reboot test did not boot the VM again"
+    assert all("growing it" not in text for text in later), "a later boot grew it again"
     vm.shutdown()
     start, sectors, last_usable = gpt_partition(vm.system_disk, 4)
     assert last_usable == STICK_BYTES // 512 - 34  # the backup GPT moved to the stick's end
