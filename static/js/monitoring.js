@@ -28,10 +28,17 @@
       default: return Math.round(value).toLocaleString();
     }
   }
-  function timeLabel(ms, range) {
+  // spanMs: what the axis shows; a young panel's few minutes need seconds to tell ticks apart.
+  function timeLabel(ms, range, spanMs) {
     var d = new Date(ms);
     if (range === "1w" || range === "1y") { return d.toLocaleDateString(); }
-    return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    var parts = { hour: "2-digit", minute: "2-digit" };
+    if (spanMs < 10 * 60 * 1000) { parts.second = "2-digit"; }
+    return d.toLocaleTimeString([], parts);
+  }
+  // Bytes and counts are whole: integer ticks keep an all-zero series from labelling 0.25 as "0 B".
+  function tickPrecision(unit) {
+    return unit === "bytes" || unit === "bytes/s" || unit === "count" ? 0 : undefined;
   }
   function samplePeriod(canvas) {
     var holder = canvas.closest("[data-sample-ms]");
@@ -59,8 +66,8 @@
         animation: false, parsing: false, normalized: true, responsive: true,
         maintainAspectRatio: false, interaction: { mode: "index", intersect: false },
         scales: {
-          x: { type: "linear", ticks: { maxTicksLimit: 6, callback: function (v) { return timeLabel(v, range); } } },
-          y: { stacked: stacked, beginAtZero: true, ticks: { maxTicksLimit: 5, callback: function (v) { return format(v, unit); } } },
+          x: { type: "linear", ticks: { maxTicksLimit: 6, callback: function (v) { return timeLabel(v, range, this.max - this.min); } } },
+          y: { stacked: stacked, beginAtZero: true, ticks: { maxTicksLimit: 5, precision: tickPrecision(unit), callback: function (v) { return format(v, unit); } } },
         },
         plugins: {
           legend: { labels: { boxWidth: 10 } },

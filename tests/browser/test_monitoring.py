@@ -75,3 +75,28 @@ def test_a_range_change_swaps_the_graphs_and_binds_them_again(page, admin):
     )
     charts = page.evaluate("() => window.nasuiMonitoring.charts.size")
     assert charts == page.locator("canvas[data-metrics]").count()
+
+
+def _tick_labels(page, key: str, axis: str) -> list[str]:
+    return page.evaluate(
+        "([key, axis]) => window.Chart"
+        ".getChart(document.querySelector(`[data-testid=chart-${key}]`))"
+        ".scales[axis].ticks.map(t => t.label)",
+        [key, axis],
+    )
+
+
+def test_a_young_panel_s_axes_label_each_tick_differently(page, admin):
+    now = time.time()
+    for i in range(10):  # 20 s of samples; swap stays at zero
+        _store(now - 20 + i * 2, float(i))
+    _log_in(page)
+    page.wait_for_function(
+        "() => Number(document.querySelector('[data-testid=chart-swap]').dataset.points) === 10"
+    )
+    times = _tick_labels(page, "cpu", "x")
+    assert len(times) >= 2
+    assert len(set(times)) == len(times), times  # seconds shown: not six "10:41 AM"
+    swap = _tick_labels(page, "swap", "y")
+    assert len(set(swap)) == len(swap), swap  # an all-zero byte series: no "1 B, 1 B, 0 B"
+    assert "0 B" in swap
