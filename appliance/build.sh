@@ -43,7 +43,8 @@ TRIM_MODS=(drivers/gpu drivers/media drivers/net/wireless drivers/infiniband dri
 # (appliance/upgrade.sh writes only that partition); the build fails if the content outgrows it.
 ROOT_MIB=1536
 ROOT_MIB_FREE=256  # at least this much stays free on the root file system
-DATA_MIB=256       # the writable data partition (database, settings, TLS key); grown at boot to fill the stick
+DATA_MIB=256       # the writable data partition (database, settings, TLS key); the first boot
+                   # grows it over the rest of the stick (nasui-setup)
 ESP_MIB=64
 
 LOG_NAME=appliance
@@ -261,6 +262,8 @@ assemble() { # $1 = rootfs dir -> $OUT/nasui.img
     "$WORK/root.ext4" "${root_mib}M"
   mkdir -p "$WORK/data"; echo "nasui data partition" >"$WORK/data/README"
   head -c 4 /dev/urandom >"$WORK/data/hostid"  # this stick's hostid (see configure)
+  # 4 KiB blocks: for a file system this small mke2fs would pick 1 KiB, and the first boot grows
+  # it to the stick's size, where 1 KiB blocks are the wrong fit.
   mkfs.ext4 -q -F -b 4096 -L NASUI_DATA -U "$DATA_UUID" -d "$WORK/data" "$WORK/data.ext4" "${DATA_MIB}M"
   grub_images
   mkfs.vfat -C -n NASUI_EFI "$WORK/esp.img" $((ESP_MIB * 1024)) >/dev/null

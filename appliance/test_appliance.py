@@ -26,7 +26,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -45,6 +45,7 @@ DISKS = 3
 STICK_BYTES = 4 << 30  # the main VM's "USB stick": bigger than the image, so the data part grows
 RELEASE = "upgrade-test"  # the release name of the root file system the upgrade test writes
 ResultDict = dict[str, Any]
+T = TypeVar("T")
 
 
 def free_port() -> int:
@@ -189,9 +190,13 @@ class VM:
             pytest.fail(f"no clean power-off in {timeout:.0f}s:\n{self.tail()}")
         return time.monotonic() - started
 
+    def running(self) -> bool:
+        """Whether qemu has been started and has not exited."""
+        return self.proc is not None and self.proc.poll() is None
+
     def kill(self) -> None:
         """qemu is always stopped at the end."""
-        if self.proc is not None and self.proc.poll() is None:
+        if self.proc is not None and self.running():
             self.proc.kill()
             self.proc.wait(10)
 
@@ -404,13 +409,22 @@ def qemu_io(vm: VM, state: ResultDict, command: str) -> subprocess.CompletedProc
     return iscsi(["qemu-io", "--image-opts", ",".join(opts), "-c", command])
 
 
+def poll(probe: Callable[[], T], done: Callable[[T], bool], timeout: float, step: float = 3) -> T:
+    """Call `probe` until `done` holds for its answer (bounded); the last answer either way."""
+    limit = time.monotonic() + timeout
+    answer = probe()
+    while not done(answer) and time.monotonic() < limit:
+        time.sleep(step)
+        answer = probe()
+    return answer
+
+
 def assert_reads_back(vm: VM, state: ResultDict) -> None:
     """After a boot, the host reads the pattern it wrote before through the target (bounded)."""
-    limit = time.monotonic() + 120
-    read = qemu_io(vm, state, f"read -P {PATTERN} 0 8M")
-    while read.returncode != 0 and time.monotonic() < limit:
-        time.sleep(3)  # the iSCSI boot step applies the configuration once the zvols are there
-        read = qemu_io(vm, state, f"read -P {PATTERN} 0 8M")
+    # The iSCSI boot step applies the configuration once the zvols are there.
+    read = poll(
+        lambda: qemu_io(vm, state, f"read -P {PATTERN} 0 8M"), lambda r: r.returncode == 0, 120
+    )
     assert read.returncode == 0, read.stdout + read.stderr
     assert "Pattern verification failed" not in read.stdout + read.stderr
 
@@ -436,27 +450,18 @@ def test_iscsi_write_and_read(vm: VM, state: ResultDict) -> None:
 SERIES = ("cpu.user", "mem.arc", "arc.size", "pool.tank.allocated", "pool.tank.compressratio")
 
 
-def poll(probe: Callable[[], Any], timeout: float, step: float = 3) -> Any:
-    """Call `probe` until it returns something truthy (bounded); its last answer either way."""
-    limit = time.monotonic() + timeout
-    found = probe()
-    while not found and time.monotonic() < limit:
-        time.sleep(step)
-        found = probe()
-    return found
-
-
 def test_pool_ratios(vm: VM, state: ResultDict) -> None:
     """8 MiB of one byte through the lz4 zvol compress (ratio > 2); nothing is deduplicated."""
     client = api(vm, state)
 
-    def compressed() -> Any:
+    def zvol_row() -> Any:
         status, zvol = client.api("GET", "/api/storage/zvols/tank%2Flun1/")
         assert status == 200, zvol
-        return zvol if zvol["compressratio"] > 2.0 else None
+        return zvol
 
-    zvol = poll(compressed, 90)  # the ratio shows once ZFS syncs the transaction group
-    assert zvol, "the zvol's compressratio stayed at or under 2.0"
+    # The ratio shows once ZFS syncs the transaction group.
+    zvol = poll(zvol_row, lambda z: z["compressratio"] > 2.0, 90)
+    assert zvol["compressratio"] > 2.0, zvol
     status, pool = client.api("GET", "/api/storage/pools/tank/")
     assert status == 200, pool
     assert pool["compressratio"] > 1.5, pool
@@ -482,12 +487,11 @@ def test_monitoring_series(vm: VM, state: ResultDict) -> None:
         assert status == 200, body
         return {row["metric"]: row["points"] for row in body["series"]}
 
-    def sampled_ratio() -> Any:  # the sampler has seen the young pool and its ratio a few times
-        series = fetch()
+    def ratio_sampled(series: dict[str, Any]) -> bool:  # the young pool's ratio, a few times
         ratios = [v for _, v in series["pool.tank.compressratio"] if v is not None]
-        return series if len(ratios) >= 3 and ratios[-1] > 1.5 else None
+        return len(ratios) >= 3 and ratios[-1] > 1.5
 
-    series = poll(sampled_ratio, 60) or fetch()
+    series = poll(fetch, ratio_sampled, 60)
     print(f"\npoints in 10 min: { {n: len(series[n]) for n in SERIES} }")
     assert series["pool.tank.compressratio"][-1][1] > 1.5, series["pool.tank.compressratio"][-3:]
     first: dict[str, float] = {}
@@ -555,11 +559,9 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
     vm.start()
     print(f"second boot to /health/: {vm.boot_seconds:.1f}s")
     client = api(vm, state)
-    limit = time.monotonic() + 120
-    status, pool = client.api("GET", "/api/storage/pools/tank/")
-    while status != 200 and time.monotonic() < limit:
-        time.sleep(3)
-        status, pool = client.api("GET", "/api/storage/pools/tank/")
+    status, pool = poll(
+        lambda: client.api("GET", "/api/storage/pools/tank/"), lambda r: r[0] == 200, 120
+    )
     assert status == 200, pool
     assert pool["health"] == "ONLINE", pool
     assert_reads_back(vm, state)
@@ -611,7 +613,7 @@ def test_upgrade_keeps_the_data_partition(vm: VM, state: ResultDict) -> None:
     env = {**os.environ, "NASUI_APPLIANCE_OUT": str(next_out), "NASUI_APPLIANCE_RELEASE": RELEASE}
     build = run_script(["bash", "appliance/build.sh"], env)
     assert build.returncode == 0, build.stderr[-3000:]
-    if vm.proc is not None and vm.proc.poll() is None:
+    if vm.running():
         vm.shutdown()
     upgrade = run_script(
         ["bash", "appliance/upgrade.sh", str(vm.system_disk), str(next_out / "nasui-root.ext4")]
@@ -648,7 +650,7 @@ def run_script(
 
 def test_the_other_firmware_boots_the_same_image(vm: VM) -> None:
     """BIOS and UEFI: a fresh copy of the image boots with the other firmware to the panel."""
-    if vm.proc is not None and vm.proc.poll() is None:
+    if vm.running():
         vm.shutdown()  # one TCG guest at a time on 2 cores
     other = "uefi" if FIRMWARE == "bios" else "bios"
     with booted(other) as machine:
