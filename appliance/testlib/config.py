@@ -1,0 +1,22 @@
+"""Where the appliance test finds the image and tools, and the fixed figures it uses."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+IMAGE = Path(os.environ.get("NASUI_APPLIANCE_IMAGE", REPO / "var/appliance/nasui.img"))
+FIRMWARE = os.environ.get("NASUI_APPLIANCE_FIRMWARE", "bios")
+BOOT_TIMEOUT = float(os.environ.get("NASUI_APPLIANCE_BOOT_TIMEOUT", "300"))
+CHROMIUM = os.environ.get("NASUI_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = REPO / "test-artifacts" / "appliance"
+INITIATOR = "iqn.2026-11.org.nasui:appliance-test"
+CHAP_USER = "appliance"
+CHAP_SECRET = "Secret-12345"  # noqa: S105 - a test secret (12-16 characters)
+PATTERN = "0xa5"
+DISKS = 3
+STICK_BYTES = 4 << 30  # the main VM's "USB stick": bigger than the image, so the data part grows
+RELEASE = "upgrade-test"  # the release name of the root file system the upgrade test writes
+ResultDict = dict[str, Any]

@@ -1,0 +1,95 @@
+"""The panel over HTTPS: a cookie session for the login page, a token client for the REST API."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any
+
+import pytest
+
+from appliance.testlib.config import ResultDict
+from appliance.testlib.vm import TLS, VM
+
+
+class Client:
+    """HTTP client for the panel: a session (cookies) for /login/, a token for the API."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPSHandler(context=TLS), urllib.request.HTTPCookieProcessor(self.jar)
+        )
+        self.token = ""
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        data: bytes | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, str]:
+        """Status and body; HTTP errors are returned, not raised."""
+        all_headers = {"Referer": self.base + path, **(headers or {})}
+        if self.token:
+            all_headers["Authorization"] = f"Token {self.token}"
+        url = self.base + path  # always https://127.0.0.1:PORT
+        req = urllib.request.Request(url, data=data, method=method, headers=all_headers)  # noqa: S310
+        try:
+            with self.opener.open(req, timeout=120) as resp:
+                return int(resp.status), resp.read().decode()
+        except urllib.error.HTTPError as exc:
+            return int(exc.code), exc.read().decode(errors="replace")
+
+    def csrf(self) -> str:
+        """The CSRF cookie's value."""
+        return next(c.value for c in self.jar if c.name == "csrftoken" and c.value is not None)
+
+    def form(self, path: str, fields: dict[str, str]) -> tuple[int, str]:
+        """POST a form as the browser would (CSRF token in the body)."""
+        body = urllib.parse.urlencode({"csrfmiddlewaretoken": self.csrf(), **fields}).encode()
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Origin": self.base}
+        return self.request("POST", path, body, headers)
+
+    def api(self, method: str, path: str, payload: ResultDict | None = None) -> tuple[int, Any]:
+        """A REST call with the token; the body decoded from JSON."""
+        data = json.dumps(payload).encode() if payload is not None else None
+        status, body = self.request(method, path, data, {"Content-Type": "application/json"})
+        try:
+            return status, json.loads(body) if body else None
+        except json.JSONDecodeError:
+            return status, body
+
+    def wait_job(self, job: ResultDict, timeout: float = 300) -> ResultDict:
+        """Poll /api/jobs/<id>/ until the job ends (bounded)."""
+        limit = time.monotonic() + timeout
+        while time.monotonic() < limit:
+            status, body = self.api("GET", f"/api/jobs/{job['id']}/")
+            assert status == 200, body
+            if body.get("status") in ("succeeded", "failed"):
+                return dict(body)
+            time.sleep(2)
+        pytest.fail(f"job {job['id']} did not finish in {timeout:.0f}s")
+
+
+def login(vm: VM, state: ResultDict) -> Client:
+    """A client logged in as admin with the password the console showed."""
+    client = Client(vm.url)
+    status, _ = client.request("GET", "/login/")
+    assert status == 200
+    status, body = client.form("/login/", {"username": "admin", "password": state["password"]})
+    assert status == 200, body[-500:]
+    assert 'name="password"' not in body, "login refused"
+    return client
+
+
+def api(vm: VM, state: ResultDict) -> Client:
+    """A client using the token only (no session)."""
+    client = Client(vm.url)
+    client.token = state["token"]
+    return client
