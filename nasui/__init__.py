@@ -1,5 +1,5 @@
-"""nasui: a ZFS and iSCSI appliance control panel."""
+"""nasui: a ZFS and iSCSI appliance control panel.
 
-from nasui.celery import app as celery_app
-
-__all__ = ["celery_app"]
+Nothing is imported here: the engines import `nasui.lib` without Django or Celery. The Celery
+app is bound when Django loads this app (`NasuiConfig.ready`) and found by `celery -A nasui`.
+"""

@@ -9,3 +9,7 @@ class NasuiConfig(AppConfig):
     name = "nasui"
     verbose_name = "nasui core"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        """Bind the Celery app, so that `.delay()` from web requests uses its Redis broker."""
+        from nasui import celery  # noqa: F401

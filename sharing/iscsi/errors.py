@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from nasui.lib.commands import CommandError
+
 # Arguments whose value is a secret: never shown in messages or logs.
 SECRET_FLAGS = frozenset({"--password"})
 REDACTED = "********"
@@ -51,7 +53,7 @@ class UnsupportedByEngine(IscsiError):
         self.engine = engine
 
 
-class EngineFailure(IscsiError):
+class EngineFailure(CommandError, IscsiError):
     """A target command failed; carries its (redacted) argv, status, stderr and the log tail."""
 
     def __init__(
@@ -63,24 +65,12 @@ class EngineFailure(IscsiError):
         stderr: str = "",
         log_tail: str = "",
     ) -> None:
-        super().__init__(message)
-        self.argv = redact(argv)
-        self.returncode = returncode
-        self.stderr = stderr
+        super().__init__(message, argv=redact(argv), returncode=returncode, stderr=stderr)
         self.log_tail = log_tail
 
-    def __str__(self) -> str:
-        # The command, its own words and the daemon's log explain a failure; tgtadm alone is vague.
-        parts = [self.message]
-        if self.argv:
-            parts.append(f"command: {' '.join(self.argv)}")
-        if self.returncode is not None:
-            parts.append(f"exit status: {self.returncode}")
-        if self.stderr.strip() and self.stderr.strip() != self.message:
-            parts.append(f"stderr: {self.stderr.strip()}")
-        if self.log_tail.strip():
-            parts.append(f"daemon log: {self.log_tail.strip()}")
-        return "; ".join(parts)
+    def details(self) -> list[str]:
+        """The daemon's log: tgtadm's own words alone are vague."""
+        return [f"daemon log: {self.log_tail.strip()}"] if self.log_tail.strip() else []
 
 
 class EngineUnavailable(EngineFailure):

@@ -5,34 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from nasui.lib.commands import CommandError
 
-class ZfsError(Exception):
+
+class ZfsError(CommandError):
     """A zpool/zfs/zdb command failed; carries its argv, exit status and stderr."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        argv: Sequence[str] = (),
-        returncode: int | None = None,
-        stderr: str = "",
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.argv = tuple(argv)
-        self.returncode = returncode
-        self.stderr = stderr
-
-    def __str__(self) -> str:
-        # Tests and logs show this: the command and its own words are what explain a failure.
-        parts = [self.message]
-        if self.argv:
-            parts.append(f"command: {' '.join(self.argv)}")
-        if self.returncode is not None:
-            parts.append(f"exit status: {self.returncode}")
-        if self.stderr.strip() and self.stderr.strip() != self.message:
-            parts.append(f"stderr: {self.stderr.strip()}")
-        return "; ".join(parts)
 
 
 class ZfsUnavailable(ZfsError):

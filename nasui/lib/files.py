@@ -1,0 +1,42 @@
+"""Durable file writes: a crash leaves either the old file or the new one, never a torn one."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+
+def write_if_changed(path: Path | str, text: str, *, mode: int = 0o600) -> bool:
+    """Write `text` atomically (temporary file, fsync, rename, fsync of the directory).
+
+    Nothing is written when the file already holds exactly `text`; returns whether it wrote.
+    """
+    target = Path(path)
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        if target.read_text() == text:
+            return False
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fchmod(handle.fileno(), mode)
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    _fsync_directory(target.parent)
+    return True
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make the rename itself durable: without this a power cut can undo it."""
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
