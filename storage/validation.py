@@ -11,14 +11,10 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 
+from storage.zfs import names
 from storage.zfs.base import COMPRESSION_CHOICES, MIN_DISKS
 
-POOL_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]*$")
-# ZFS also allows spaces; the panel does not, because names end up in paths and iSCSI configs.
-COMPONENT_RE = re.compile(r"^[A-Za-z0-9_.:-]+$")
-RESERVED_POOL_NAMES = {"mirror", "raidz", "raidz1", "raidz2", "raidz3", "draid", "spare", "log"}
-RESERVED_POOL_PREFIXES = ("mirror", "raidz", "draid", "spare", "log", "cache", "special", "dedup")
-MAX_NAME = 200  # ZFS allows 255 bytes for a full name; keep room for snapshots
+MAX_NAME = 200  # ZFS allows 255 bytes for a full name; the panel keeps room for snapshots
 KIB = 1024
 UNITS = {"": 1, "B": 1, "K": KIB, "M": KIB**2, "G": KIB**3, "T": KIB**4, "P": KIB**5}
 SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGTP]?)(?:I?B)?\s*$", re.IGNORECASE)
@@ -51,16 +47,9 @@ def validate_pool_name(name: str, field: str = "name") -> str:
         raise fail(field, "Give the pool a name.")
     if len(name) > MAX_NAME:
         raise fail(field, f"At most {MAX_NAME} characters.")
-    if not POOL_NAME_RE.match(name):
-        raise fail(
-            field,
-            "Start with a letter; use only letters, digits, underscore, hyphen, colon and period.",
-        )
-    lowered = name.lower()
-    if lowered in RESERVED_POOL_NAMES or lowered.startswith(RESERVED_POOL_PREFIXES):
-        raise fail(field, f"“{name}” is reserved by ZFS for vdev types; pick another name.")
-    if re.match(r"^c[0-9]", name):
-        raise fail(field, "Names like c0, c1… are reserved by ZFS for disk names.")
+    problem = names.pool_name_problem(name)
+    if problem:
+        raise fail(field, problem)
     return name
 
 
@@ -74,13 +63,9 @@ def validate_dataset_name(name: str, field: str = "name") -> str:
     pool, *components = name.split("/")
     validate_pool_name(pool, field)
     for component in components:
-        if not COMPONENT_RE.match(component):
-            raise fail(
-                field,
-                f"“{component}”: use only letters, digits, underscore, hyphen, colon and period.",
-            )
-        if component in (".", ".."):
-            raise fail(field, "“.” and “..” are not valid names.")
+        problem = names.component_problem(component)
+        if problem:
+            raise fail(field, problem)
     return name
 
 
@@ -91,7 +76,7 @@ def validate_component(name: str, field: str = "name") -> str:
         raise fail(field, "Give it a name.")
     if "/" in name:
         raise fail(field, "Type the name only; the parent is chosen separately.")
-    if not COMPONENT_RE.match(name) or name in (".", ".."):
+    if names.component_problem(name):
         raise fail(field, "Use only letters, digits, underscore, hyphen, colon and period.")
     return name
 

@@ -6,9 +6,10 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from storage.zfs import parse
+from storage.zfs import disks, parse
 from storage.zfs.base import (
     ArcStats,
+    BlockDevice,
     Dataset,
     DedupSimulation,
     DedupTable,
@@ -28,6 +29,7 @@ from storage.zfs.errors import (
     ZfsError,
     classify,
 )
+from storage.zfs.names import check_dataset_name, check_pool_name
 from storage.zfs.runner import CommandResult, Runner, subprocess_runner
 
 # The panel's defaults for a new pool (TrueNAS's): 4K sectors, lz4, no access-time writes.
@@ -35,23 +37,8 @@ POOL_DEFAULTS = {"ashift": "12"}
 ROOT_FS_DEFAULTS = {"compression": "lz4", "atime": "off"}
 ARCSTATS_PATH = "/proc/spl/kstat/zfs/arcstats"
 
-# Names reach zpool/zfs as separate arguments; refusing a leading "-" keeps them from ever
-# being read as options, and the character sets are what OpenZFS itself accepts.
-_POOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.:-]{0,254}")
-_RESERVED_POOL = re.compile(r"(mirror|raidz\d?|draid\d?|spare|log|cache|special|dedup|c\d).*")
-_DATASET_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.:-]*(/[A-Za-z0-9_.:-]+)*")
 _PROPERTY_NAME = re.compile(r"[a-z][a-z0-9_.:-]*")
 _GUID = re.compile(r"\d{1,20}")
-
-
-def _check_pool_name(name: str) -> None:
-    if not _POOL_NAME.fullmatch(name) or _RESERVED_POOL.fullmatch(name):
-        raise InvalidProperty(f"invalid pool name {name!r}")
-
-
-def _check_dataset_name(name: str) -> None:
-    if len(name) > 255 or not _DATASET_NAME.fullmatch(name):
-        raise InvalidProperty(f"invalid dataset name {name!r}")
 
 
 def _property_args(flag: str, properties: Mapping[str, str]) -> list[str]:
@@ -107,6 +94,23 @@ class CliZfsEngine:
         """Current ARC counters from the kstat file."""
         return parse.parse_arcstats(self._read_text(self._arcstats_path))
 
+    def pool_iostat(self, interval: int) -> str | None:
+        """One `zpool iostat` report covering the next `interval` seconds (-y: not since boot)."""
+        return self._out("zpool", "iostat", "-H", "-p", "-y", str(interval), "1")
+
+    def refresh_space(self) -> None:
+        """Nothing to do: ZFS keeps its space figures current itself."""
+
+    # -- disks -----------------------------------------------------------------------------
+    def list_disks(self) -> list[BlockDevice]:
+        """The machine's whole disks, from lsblk."""
+        return disks.list_disks(self._runner)
+
+    def zvol_path(self, name: str) -> Path:
+        """The zvol's device node, which udev links under /dev/zvol."""
+        check_dataset_name(name)
+        return Path("/dev/zvol") / name
+
     # -- pools -----------------------------------------------------------------------------
     def list_pools(self) -> list[Pool]:
         """All imported pools (`zpool list -H -p`)."""
@@ -115,7 +119,7 @@ class CliZfsEngine:
 
     def get_pool(self, name: str) -> Pool:
         """One imported pool."""
-        _check_pool_name(name)
+        check_pool_name(name)
         columns = ",".join(parse.POOL_COLUMNS)
         pools = parse.parse_zpool_list(self._out("zpool", "list", "-H", "-p", "-o", columns, name))
         if not pools:
@@ -124,14 +128,14 @@ class CliZfsEngine:
 
     def get_pool_properties(self, name: str, properties: Sequence[str] = ()) -> dict[str, str]:
         """Pool properties (`zpool get`), all when none are named."""
-        _check_pool_name(name)
+        check_pool_name(name)
         props = ",".join(properties) or "all"
         text = self._out("zpool", "get", "-H", "-p", "-o", "name,property,value", props, name)
         return parse.parse_zpool_get(text).get(name, {})
 
     def pool_status(self, name: str) -> PoolStatus:
         """`zpool status -p POOL`: health, vdev tree, scan state and errors."""
-        _check_pool_name(name)
+        check_pool_name(name)
         pools = parse.parse_zpool_status(self._out("zpool", "status", "-p", name))
         if not pools:
             raise PoolNotFound(f"no such pool: {name}")
@@ -148,7 +152,7 @@ class CliZfsEngine:
         mountpoint: str | None = None,
     ) -> list[str]:
         """The `zpool create` command line for a layout, with the panel defaults."""
-        _check_pool_name(name)
+        check_pool_name(name)
         layout.validate()
         argv = ["zpool", "create"] + (["-f"] if force else [])
         argv += _property_args("-o", {**POOL_DEFAULTS, **(pool_properties or {})})
@@ -180,12 +184,12 @@ class CliZfsEngine:
 
     def destroy_pool(self, name: str, *, force: bool = False) -> None:
         """`zpool destroy`."""
-        _check_pool_name(name)
+        check_pool_name(name)
         self.run(["zpool", "destroy", *(["-f"] if force else []), name])
 
     def export_pool(self, name: str, *, force: bool = False) -> None:
         """`zpool export`."""
-        _check_pool_name(name)
+        check_pool_name(name)
         self.run(["zpool", "export", *(["-f"] if force else []), name])
 
     def importable_pools(self, search_dirs: Sequence[str] = ()) -> list[ImportablePool]:
@@ -209,9 +213,9 @@ class CliZfsEngine:
     ) -> None:
         """`zpool import [-f] [-d DIR] NAME|GUID [NEWNAME]`."""
         if not _GUID.fullmatch(name_or_guid):
-            _check_pool_name(name_or_guid)
+            check_pool_name(name_or_guid)
         if new_name:
-            _check_pool_name(new_name)
+            check_pool_name(new_name)
         argv = ["zpool", "import", *(["-f"] if force else []), *self._dir_args(search_dirs)]
         self.run(argv + [name_or_guid] + ([new_name] if new_name else []))
 
@@ -226,12 +230,12 @@ class CliZfsEngine:
 
     def scrub_start(self, pool: str) -> None:
         """Start a scrub (`zpool scrub`)."""
-        _check_pool_name(pool)
+        check_pool_name(pool)
         self.run(["zpool", "scrub", pool])
 
     def scrub_stop(self, pool: str) -> bool:
         """Cancel a scrub (`zpool scrub -s`); False when none was running."""
-        _check_pool_name(pool)
+        check_pool_name(pool)
         try:
             self.run(["zpool", "scrub", "-s", pool])
         except ZfsError as exc:
@@ -252,12 +256,12 @@ class CliZfsEngine:
 
     def list_datasets(self, root: str) -> list[Dataset]:
         """Every file system and zvol under `root` (a pool or dataset), in one `zfs list`."""
-        _check_dataset_name(root)
+        check_dataset_name(root)
         return self._list(root, recursive=True)
 
     def get_dataset(self, name: str) -> Dataset:
         """One dataset or zvol."""
-        _check_dataset_name(name)
+        check_dataset_name(name)
         found = self._list(name, recursive=False)
         if not found:
             raise DatasetNotFound(f"dataset does not exist: {name}")
@@ -265,7 +269,7 @@ class CliZfsEngine:
 
     def get_properties(self, name: str, properties: Sequence[str] = ()) -> dict[str, PropertyValue]:
         """`zfs get -H -p` of one dataset with sources."""
-        _check_dataset_name(name)
+        check_dataset_name(name)
         for prop in properties:
             if not _PROPERTY_NAME.fullmatch(prop):
                 raise InvalidProperty(f"invalid property name {prop!r}")
@@ -275,7 +279,7 @@ class CliZfsEngine:
 
     def create_dataset(self, name: str, *, properties: Mapping[str, str] | None = None) -> None:
         """`zfs create [-o k=v]... NAME`."""
-        _check_dataset_name(name)
+        check_dataset_name(name)
         self.run(["zfs", "create", *_property_args("-o", properties or {}), name])
 
     def zvol_argv(
@@ -288,7 +292,7 @@ class CliZfsEngine:
         properties: Mapping[str, str] | None = None,
     ) -> list[str]:
         """The `zfs create -V` command line; size must be a multiple of volblocksize."""
-        _check_dataset_name(name)
+        check_dataset_name(name)
         if size <= 0:
             raise InvalidProperty(f"zvol size must be positive, got {size}")
         props = dict(properties or {})
@@ -320,7 +324,7 @@ class CliZfsEngine:
 
     def set_properties(self, name: str, properties: Mapping[str, str]) -> None:
         """`zfs set k=v ... NAME` (one command, so all or nothing)."""
-        _check_dataset_name(name)
+        check_dataset_name(name)
         if not properties:
             return
         pairs = _property_args("-o", properties)[1::2]
@@ -328,7 +332,7 @@ class CliZfsEngine:
 
     def inherit_property(self, name: str, prop: str, *, recursive: bool = False) -> None:
         """`zfs inherit [-r] PROP NAME`."""
-        _check_dataset_name(name)
+        check_dataset_name(name)
         if not _PROPERTY_NAME.fullmatch(prop):
             raise InvalidProperty(f"invalid property name {prop!r}")
         self.run(["zfs", "inherit", *(["-r"] if recursive else []), prop, name])
@@ -351,7 +355,7 @@ class CliZfsEngine:
 
     def destroy_dataset(self, name: str, *, recursive: bool = False, force: bool = False) -> None:
         """`zfs destroy [-r] [-f] NAME`; a pool's root dataset goes with destroy_pool."""
-        _check_dataset_name(name)
+        check_dataset_name(name)
         if "/" not in name:
             raise ZfsError(f"{name} is a pool's root dataset: destroy the pool instead")
         flags = (["-r"] if recursive else []) + (["-f"] if force else [])
@@ -364,18 +368,18 @@ class CliZfsEngine:
 
     def dedup_table(self, pool: str) -> DedupTable:
         """DDT summary + histogram from `zpool status -D`, sizes as totals."""
-        _check_pool_name(pool)
+        check_pool_name(pool)
         text = self._out("zpool", "status", "-D", "-p", pool)
         return parse.parse_status_dedup(text, per_entry=self._per_entry())
 
     def dedup_table_zdb(self, pool: str) -> DedupTable:
         """Per-class DDT sizes and histogram from `zdb -DD`, sizes as totals."""
-        _check_pool_name(pool)
+        check_pool_name(pool)
         text = self._out("zdb", "-DD", pool, timeout=self._long_timeout)
         return parse.parse_zdb_ddt(text, per_entry=self._per_entry())
 
     def simulate_dedup(self, pool: str) -> DedupSimulation:
         """`zdb -S POOL`: what dedup would save on the data already there."""
-        _check_pool_name(pool)
+        check_pool_name(pool)
         text = self._out("zdb", "-S", pool, timeout=self._long_timeout)
         return parse.parse_zdb_simulation(text)

@@ -19,8 +19,9 @@ from storage.zfs.errors import (
     VolumeShrink,
     ZfsError,
 )
+from storage.zfs.names import check_dataset_name
 from storage.zfs.sandbox import busy, figures, props
-from storage.zfs.sandbox.names import check_dataset_name, split_name
+from storage.zfs.sandbox.names import split_name
 from storage.zfs.sandbox.proptable import property_table
 from storage.zfs.sandbox.state import State, StateStore
 from storage.zfs.sandbox.tree import PoolTree

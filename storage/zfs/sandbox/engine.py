@@ -31,12 +31,12 @@ from storage.zfs.errors import (
     ZfsError,
     ZfsUnavailable,
 )
+from storage.zfs.names import check_pool_name
 from storage.zfs.sandbox import busy, dedup, figures, props, scrub
 from storage.zfs.sandbox import layout as geo
 from storage.zfs.sandbox.cache import BlockCache
 from storage.zfs.sandbox.datasets import DatasetOps
 from storage.zfs.sandbox.disks import DiskShelf, SandboxDisk
-from storage.zfs.sandbox.names import check_pool_name
 from storage.zfs.sandbox.rescan import Progress, RescanResult, scan_pool, simulate, store
 from storage.zfs.sandbox.state import State, StateStore
 from storage.zfs.sandbox.tree import PoolTree
@@ -320,6 +320,14 @@ class SandboxZfsEngine(DatasetOps):
         result.pools = len(scanned)
         result.seconds = time.monotonic() - started
         return result
+
+    def refresh_space(self) -> None:
+        """Recompute the space figures from the files written since the last scan."""
+        self.rescan()
+
+    def pool_iostat(self, interval: int) -> str | None:
+        """None: sandbox pools are plain files, with no I/O counters of their own."""
+        return None
 
     def dedup_table(self, pool: str) -> DedupTable:
         """DDT summary and histogram (as `zpool status -D`) from the last rescan."""

@@ -1,0 +1,1 @@
+"""ZFS engines: plain Python, no Django. The active one comes from `storage.engine.get_engine`."""
