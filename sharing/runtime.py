@@ -72,8 +72,7 @@ def _path_of(kind: str, source: str) -> str:
         return source
     from storage.engine import get_engine
 
-    zvol_path = getattr(get_engine(), "zvol_path", None)
-    return str(zvol_path(source)) if zvol_path else f"/dev/zvol/{source}"
+    return str(get_engine().zvol_path(source))
 
 
 def desired_state() -> DesiredState:

@@ -11,7 +11,6 @@ from storage.dedup import DedupEstimate, estimate_dedup
 from storage.engine import get_engine
 from storage.zfs import errors as zfs
 from storage.zfs.base import Dataset, ImportablePool, Pool, PoolStatus, Vdev
-from storage.zfs.disks import list_disks as list_block_disks
 
 __all__ = ["Dataset", "DatasetRow", "DiskRow", "PoolDetail"]
 from storage.zfs.stats import BlockDevice, DedupTable
@@ -146,11 +145,8 @@ def _other_use(device: BlockDevice) -> str:
 
 
 def _devices() -> list[BlockDevice]:
-    """The engine's disks (sandbox files), else the machine's whole disks from lsblk."""
-    lister = getattr(get_engine(), "list_disks", None)
-    if lister is not None:
-        return list(lister())
-    return list_block_disks()
+    """The disks the engine can build pools on (the machine's, or the sandbox's files)."""
+    return get_engine().list_disks()
 
 
 def disk_list() -> list[DiskRow]:

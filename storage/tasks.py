@@ -69,7 +69,4 @@ def pool_scrub(
 @shared_task(name="storage.sandbox_rescan", ignore_result=True)
 def sandbox_rescan() -> None:
     """Recompute the sandbox's space figures from what was written since the last scan."""
-    engine = get_engine()
-    rescan = getattr(engine, "rescan", None)
-    if rescan is not None:
-        rescan()
+    get_engine().refresh_space()

@@ -5,9 +5,8 @@ from __future__ import annotations
 from monitoring.collectors.base import Metrics
 from monitoring.collectors.pools import metric
 
-# `-y` drops the since-boot report, so the one report printed covers exactly the interval.
+# Seconds one `zpool iostat -y INTERVAL 1` report covers (the engine runs it).
 IOSTAT_INTERVAL = 1
-IOSTAT_ARGV = ("zpool", "iostat", "-H", "-p", "-y", str(IOSTAT_INTERVAL), "1")
 COLUMNS = ("alloc", "free", "read_ops", "write_ops", "read_bw", "write_bw")
 
 

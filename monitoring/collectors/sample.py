@@ -29,7 +29,7 @@ class Sources:
 
     read_text: Callable[[str], str] = read_file
     pools: pools.PoolSource | None = None
-    iostat: Callable[[], str] | None = None
+    iostat: Callable[[], str | None] | None = None
     proc: str = "/proc"
     arcstats: str = arc.ARCSTATS
 
@@ -56,11 +56,12 @@ def _pools(source: pools.PoolSource | None, health: dict[str, str]) -> Reading:
     return Reading(gauges=values)
 
 
-def _pool_io(run: Callable[[], str] | None) -> Reading:
+def _pool_io(run: Callable[[], str | None] | None) -> Reading:
     """Pool I/O rates over the `zpool iostat` interval."""
-    if run is None:
+    text = run() if run is not None else None
+    if text is None:
         raise NotAvailable("pool I/O counters need OpenZFS (`zpool iostat`)")
-    return Reading(gauges=pool_io.parse_zpool_iostat(run()))
+    return Reading(gauges=pool_io.parse_zpool_iostat(text))
 
 
 def _collectors(src: Sources, out: Sample) -> list[tuple[str, Callable[[], Reading]]]:

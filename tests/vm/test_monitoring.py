@@ -19,7 +19,7 @@ import pytest
 from vmhelpers import sync_pool, wait_for
 
 from monitoring.collectors import Sources, take_sample
-from monitoring.collectors.pool_io import IOSTAT_ARGV
+from monitoring.collectors.pool_io import IOSTAT_INTERVAL
 from monitoring.collectors.sample import Sample
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
@@ -44,7 +44,7 @@ class Recorder:
         return text
 
     def iostat(self) -> str:
-        text = self.engine.run(list(IOSTAT_ARGV)).stdout
+        text = self.engine.pool_iostat(IOSTAT_INTERVAL) or ""
         (OUT / f"zpool_iostat_y_{self.label}.txt").write_text(text)
         return text
 

@@ -7,8 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from storage.zfs import ZfsEngine, get_engine
-from storage.zfs.base import PoolLayout
+from storage.zfs.base import PoolLayout, ZfsEngine
 from storage.zfs.cli import CliZfsEngine
 from storage.zfs.errors import (
     DatasetNotFound,
@@ -32,7 +31,43 @@ def engine_with(
 
 
 def test_it_satisfies_the_engine_protocol() -> None:
-    assert isinstance(get_engine(), ZfsEngine)
+    assert isinstance(CliZfsEngine(), ZfsEngine)
+
+
+def test_zvol_path_is_the_udev_device_node() -> None:
+    engine, _ = engine_with()
+    assert str(engine.zvol_path("tank/vm/disk0")) == "/dev/zvol/tank/vm/disk0"
+
+
+def test_zvol_path_refuses_a_name_that_would_leave_dev_zvol() -> None:
+    engine, _ = engine_with()
+    with pytest.raises(InvalidProperty):
+        engine.zvol_path("tank/../../etc/shadow")
+
+
+def test_pool_iostat_asks_for_one_report_over_the_interval() -> None:
+    engine, runner = engine_with({("zpool", "iostat"): "tank\t1\t2\t3\t4\t5\t6\n"})
+    assert engine.pool_iostat(2) == "tank\t1\t2\t3\t4\t5\t6\n"
+    assert runner.last == ("zpool", "iostat", "-H", "-p", "-y", "2", "1")
+
+
+def test_list_disks_keeps_whole_disks_from_lsblk_through_the_engines_runner() -> None:
+    lsblk = (
+        '{"blockdevices": ['
+        '{"name": "sda", "path": "/dev/sda", "size": 1000, "type": "disk", "model": null,'
+        ' "serial": null, "rota": true, "fstype": null, "mountpoint": null},'
+        '{"name": "zd0", "path": "/dev/zd0", "size": 1000, "type": "disk", "model": null,'
+        ' "serial": null, "rota": false, "fstype": null, "mountpoint": null}]}'
+    )
+    engine, runner = engine_with({("lsblk",): lsblk})
+    assert [d.name for d in engine.list_disks()] == ["sda"]
+    assert runner.last[0] == "lsblk"
+
+
+def test_refresh_space_runs_no_command() -> None:
+    engine, runner = engine_with()
+    engine.refresh_space()
+    assert runner.calls == []
 
 
 @pytest.mark.parametrize(
