@@ -10,7 +10,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
 from nasui.models import Job
 from nasui.services import job_start
-from storage import selectors, tasks
+from storage import selectors, tasks, usage
 from storage import validation as v
 from storage.engine import get_engine
 from storage.errors import to_validation_error
@@ -138,18 +138,10 @@ def pool_scrub(*, name: str, user: User | AnonymousUser | None = None) -> Job:
 
 
 def _refuse_if_shared(name: str, *, prefix: bool = False) -> None:
-    """A zvol an iSCSI extent serves must not disappear under it."""
-    from sharing.selectors import extents_using
-
-    users = extents_using(name, prefix=prefix)
-    if users:
-        raise ValidationError(
-            {
-                NON_FIELD_ERRORS: [
-                    f"In use by iSCSI extent {', '.join(users)}: remove the extent first."
-                ]
-            }
-        )
+    """Whatever serves a dataset or zvol (an iSCSI extent, a share) must not lose it."""
+    holders = usage.holders_of(name, include_children=prefix)
+    if holders:
+        raise ValidationError({NON_FIELD_ERRORS: [usage.in_use_message(holders)]})
 
 
 def _property_changes(values: dict[str, Any]) -> tuple[dict[str, str], list[str]]:
