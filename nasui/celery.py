@@ -50,4 +50,5 @@ def _install_beat_schedule(sender: Celery, **_: object) -> None:
         heartbeat_seconds=settings.NASUI_HEARTBEAT_SECONDS,
         sandbox_rescan_seconds=settings.NASUI_SANDBOX_RESCAN_SECONDS if sandbox else None,
         sample_seconds=settings.NASUI_SAMPLE_SECONDS,
+        monitoring_maintain_seconds=settings.NASUI_MAINTAIN_SECONDS,
     )

@@ -40,6 +40,7 @@ class Config:
     heartbeat_seconds: float
     sandbox_rescan_seconds: float
     sample_seconds: float
+    maintain_seconds: float
     ddt_alert_share: float
 
 
@@ -137,6 +138,7 @@ def load_config(values: Mapping[str, str]) -> Config:
         heartbeat_seconds=float(_positive_int(env, "NASUI_HEARTBEAT_SECONDS", 10)),
         sandbox_rescan_seconds=float(_positive_int(env, "NASUI_SANDBOX_RESCAN_SECONDS", 30)),
         sample_seconds=_positive_float(env, "NASUI_SAMPLE_SECONDS", 2.0),
+        maintain_seconds=_positive_float(env, "NASUI_MAINTAIN_SECONDS", 60.0),
         ddt_alert_share=_share(env, "NASUI_DDT_ALERT_SHARE", 0.25),
     )
 

@@ -92,7 +92,8 @@ def _settings_under(env: dict[str, str]) -> dict[str, object]:
     code = (
         "import json, nasui.settings as s; print(json.dumps({k: getattr(s, k, None) for k in "
         "['SESSION_COOKIE_SECURE', 'CSRF_COOKIE_SECURE', 'SECURE_HSTS_SECONDS', "
-        "'SECURE_SSL_REDIRECT', 'DEBUG', 'SESSION_COOKIE_HTTPONLY', 'X_FRAME_OPTIONS']}))"
+        "'SECURE_SSL_REDIRECT', 'DEBUG', 'SESSION_COOKIE_HTTPONLY', 'X_FRAME_OPTIONS', "
+        "'NASUI_MAINTAIN_SECONDS']}))"
     )
     clean = {k: v for k, v in os.environ.items() if not k.startswith("NASUI_")}
     result = subprocess.run(
@@ -121,6 +122,27 @@ def test_plain_http_run_leaves_cookies_usable(tmp_path):
     values = _settings_under({"NASUI_DATA_DIR": str(tmp_path), "NASUI_HTTPS": "0"})
     assert values["SESSION_COOKIE_SECURE"] is False
     assert values["SECURE_SSL_REDIRECT"] is None
+
+
+def test_every_beat_period_comes_from_its_setting(settings):
+    from celery import Celery
+
+    from nasui.celery import _install_beat_schedule
+
+    settings.NASUI_HEARTBEAT_SECONDS = 11.0
+    settings.NASUI_SAMPLE_SECONDS = 3.0
+    settings.NASUI_MAINTAIN_SECONDS = 300.0
+    app = Celery("probe", set_as_current=False)
+    _install_beat_schedule(app)
+    schedule = app.conf.beat_schedule
+    assert schedule["worker-heartbeat"]["schedule"] == 11.0
+    assert schedule["monitoring-sample"]["schedule"] == 3.0
+    assert schedule["monitoring-maintain"]["schedule"] == 300.0
+
+
+def test_the_maintenance_period_is_read_from_the_environment(tmp_path):
+    values = _settings_under({"NASUI_DATA_DIR": str(tmp_path), "NASUI_MAINTAIN_SECONDS": "120"})
+    assert values["NASUI_MAINTAIN_SECONDS"] == 120.0
 
 
 def test_beat_entries_expire_before_their_next_run():
