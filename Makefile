@@ -68,6 +68,7 @@ lint: dev-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy .
+	$(BIN)/lint-imports
 
 fmt: dev-deps
 	$(BIN)/ruff format .
