@@ -85,3 +85,16 @@ def validate_address(text: str) -> str:
         return desired.normalize_ip(text)
     except InvalidSpec as exc:
         raise fail("addresses", f"“{text}” is not an IPv4 or IPv6 address.") from exc
+
+
+def check_credentials(user: str, secret: str, peer_user: str, peer_secret: str) -> None:
+    """CHAP user and secret, and the peer pair for mutual CHAP when either is given."""
+    validate_chap_user(user, "user")
+    validate_secret(secret, "secret")
+    if peer_user or peer_secret:
+        if not peer_user:
+            raise fail("peer_user", "Mutual CHAP needs a peer user as well as a peer secret.")
+        validate_chap_user(peer_user, "peer_user")
+        validate_secret(peer_secret, "peer_secret")
+        if peer_secret == secret:
+            raise fail("peer_secret", "The peer secret must differ from the secret.")

@@ -19,7 +19,7 @@ from sharing.models import (
     TargetExtent,
     TargetGroup,
 )
-from sharing.services import check_credentials, saved_and_applied
+from sharing.services import saved_and_applied
 from storage import services as storage
 
 WILDCARD = "0.0.0.0"  # noqa: S104 (a home NAS listens on every address by default)
@@ -61,7 +61,7 @@ def _check(name: str, initiator: str, chap_user: str, chap_secret: str) -> None:
         v.validate_iscsi_name(initiator, "initiator")
     if chap_user or chap_secret:
         try:
-            check_credentials(chap_user, chap_secret, "", "")
+            v.check_credentials(chap_user, chap_secret, "", "")
         except ValidationError as exc:
             fields = {"user": "chap_user", "secret": "chap_secret"}
             raise ValidationError(

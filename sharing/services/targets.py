@@ -1,0 +1,86 @@
+"""Writes to targets and their portal groups."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sharing import validation as v
+from sharing.models import Target, TargetGroup
+from sharing.services.apply import saved_and_applied
+
+
+def _clean_groups(groups: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Check each (portal, initiator group, auth method, auth group) entry."""
+    if not groups:
+        raise v.fail("groups", "A target needs at least one portal.")
+    cleaned = []
+    for entry in groups:
+        method = entry.get("auth_method") or TargetGroup.AuthMethod.NONE
+        auth = entry.get("auth_group")
+        if method not in TargetGroup.AuthMethod.values:
+            raise v.fail(
+                "groups",
+                f"Authentication must be one of: {', '.join(TargetGroup.AuthMethod.values)}.",
+            )
+        if method != TargetGroup.AuthMethod.NONE and auth is None:
+            raise v.fail("groups", "CHAP needs an auth group with the user and secret.")
+        if method == TargetGroup.AuthMethod.MUTUAL and not (auth and auth.mutual):
+            raise v.fail("groups", "The auth group has no peer user for mutual CHAP.")
+        if entry.get("portal") is None:
+            raise v.fail("groups", "Pick a portal.")
+        cleaned.append({**entry, "auth_method": method})
+    return cleaned
+
+
+def _save_groups(target: Target, groups: list[dict[str, Any]]) -> None:
+    """Replace the target's portal groups with the checked entries."""
+    target.groups.all().delete()
+    TargetGroup.objects.bulk_create(
+        TargetGroup(
+            target=target,
+            portal=g["portal"],
+            initiator_group=g.get("initiator_group"),
+            auth_method=g["auth_method"],
+            auth_group=g.get("auth_group") if g["auth_method"] != "none" else None,
+        )
+        for g in groups
+    )
+
+
+def target_create(*, name: str, alias: str = "", groups: Sequence[dict[str, Any]]) -> Target:
+    """A new target reachable through the given portals."""
+    name = v.validate_target_name(name)
+    if Target.objects.filter(name=name).exists():
+        raise v.fail("name", "A target with this name exists.")
+    cleaned = _clean_groups(groups)
+
+    def change() -> Target:
+        target = Target.objects.create(name=name, alias=alias.strip())
+        _save_groups(target, cleaned)
+        return target
+
+    return saved_and_applied(change)
+
+
+def target_update(
+    *, target: Target, name: str, alias: str = "", groups: Sequence[dict[str, Any]]
+) -> Target:
+    """Rename a target or change who reaches it, how."""
+    name = v.validate_target_name(name)
+    if Target.objects.filter(name=name).exclude(pk=target.pk).exists():
+        raise v.fail("name", "A target with this name exists.")
+    cleaned = _clean_groups(groups)
+
+    def change() -> Target:
+        target.name, target.alias = name, alias.strip()
+        target.save()
+        _save_groups(target, cleaned)
+        return target
+
+    return saved_and_applied(change)
+
+
+def target_delete(*, target: Target) -> None:
+    """Delete a target; its LUN mappings go with it (the extents stay)."""
+    saved_and_applied(target.delete)
