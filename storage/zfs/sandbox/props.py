@@ -97,15 +97,6 @@ def _compression(prop: str, value: str) -> str:
     return "gzip" if lowered == "gzip-6" else lowered
 
 
-def _dedup(prop: str, value: str) -> str:
-    lowered = value.lower()
-    if lowered not in DEDUP_CHOICES:
-        raise InvalidProperty(
-            f"invalid value {value!r} for {prop}: must be one of {', '.join(DEDUP_CHOICES)}"
-        )
-    return lowered
-
-
 def _block_size(low: int, high: int) -> Checker:
     def check(prop: str, value: str) -> str:
         size = parse_size(value, prop)
@@ -156,7 +147,7 @@ def _human(size: int) -> str:
 
 _CHECKERS: dict[str, Checker] = {
     "compression": _compression,
-    "dedup": _dedup,
+    "dedup": _choice(DEDUP_CHOICES),
     "recordsize": _block_size(512, 1024 * KIB),
     "volblocksize": _block_size(512, 128 * KIB),
     "atime": _choice(_ON_OFF),
