@@ -15,17 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from nasui.lib.net import free_loopback_port
+
 # Playwright's sync API runs an event loop in the test thread; Django's ORM refuses to run
 # under a running loop unless told that this (single-threaded test) use is fine.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 ROOT = Path(__file__).resolve().parent
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _wait_for_port(port: int, timeout: float = 10.0) -> None:
@@ -45,7 +41,7 @@ def redis_url() -> Iterator[str]:
     binary = shutil.which("redis-server")
     if binary is None:
         pytest.exit("redis-server is not installed: run `make test`, which installs it", 2)
-    port = _free_port()
+    port = free_loopback_port()
     workdir = tempfile.mkdtemp(prefix="nasui-redis-")
     proc = subprocess.Popen(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", workdir],
@@ -206,7 +202,7 @@ def target_service(settings, tmp_path: Path) -> Iterator[int]:
     from sharing import runtime
 
     runtime.engine.cache_clear()
-    port = _free_port()
+    port = free_loopback_port()
     runtime.control("start")
     try:
         yield port
