@@ -9,22 +9,25 @@ from sharing import validation as v
 from sharing.models import Extent, Target, TargetExtent
 from sharing.selectors import lowest_free_lun
 from sharing.services.apply import saved_and_applied, updated
+from storage import paths
+from storage import selectors as storage_selectors
 
 
 def _check_source(kind: str, zvol: str, path: str, extent: Extent | None) -> tuple[str, str]:
     """The extent's zvol must exist, or its file must lie inside a pool; one extent each."""
-    from storage import selectors as storage
-
     if kind == Extent.Kind.ZVOL:
-        zvols = {d.name for d in storage.dataset_list(volumes=True)}
-        if zvol not in zvols:
+        if not zvol:
+            raise v.fail("zvol", "Pick the zvol this extent serves.")
+        if zvol not in {d.name for d in storage_selectors.dataset_list(volumes=True)}:
             raise v.fail("zvol", f"There is no zvol named “{zvol}”.")
         clash = Extent.objects.filter(zvol=zvol)
         source, path = zvol, ""
     elif kind == Extent.Kind.FILE:
-        mountpoints = [d.mountpoint for d in storage.dataset_list(volumes=False) if d.mountpoint]
-        if not any(path.startswith(f"{m.rstrip('/')}/") for m in mountpoints):
-            raise v.fail("path", "The file must be inside a pool's dataset.")
+        problem = paths.pool_path_problem(path)
+        if problem:
+            raise v.fail("path", problem)
+        # Stored resolved: a link swapped in later cannot redirect the extent.
+        path = paths.resolved_pool_path(path) or path
         clash = Extent.objects.filter(path=path)
         source, zvol = path, ""
     else:

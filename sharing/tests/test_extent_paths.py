@@ -1,0 +1,90 @@
+"""A file extent's path must resolve inside a pool's dataset, never to the system or the panel."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.exceptions import ValidationError
+
+from sharing import services
+from sharing.models import Extent
+from storage.engine import get_engine
+
+
+@pytest.fixture
+def media(tank) -> Path:
+    """The mountpoint of the sandbox pool's root file system, with a 1 MiB image file in it."""
+    mountpoint = Path(get_engine().get_dataset("tank").mountpoint or "")
+    (mountpoint / "disk.img").write_bytes(b"\0" * (1 << 20))
+    return mountpoint
+
+
+def _path_error(exc: pytest.ExceptionInfo[ValidationError]) -> str:
+    return " ".join(exc.value.message_dict["path"])
+
+
+def test_a_file_inside_a_dataset_becomes_an_extent(fake_target, media):
+    extent = services.extent_create(name="img", kind="file", path=str(media / "disk.img"))
+    assert Path(extent.path) == (media / "disk.img").resolve()
+
+
+def test_dot_dot_out_of_the_dataset_is_refused(fake_target, media):
+    escape = f"{media}/{'../' * 12}etc/shadow"
+    with pytest.raises(ValidationError) as exc:
+        services.extent_create(name="bad", kind="file", path=escape)
+    assert "inside a dataset" in _path_error(exc)
+    assert not Extent.objects.exists()
+
+
+def test_a_link_inside_the_dataset_to_a_system_file_is_refused(fake_target, media):
+    os.symlink("/etc/shadow", media / "innocent.img")
+    with pytest.raises(ValidationError) as exc:
+        services.extent_create(name="bad", kind="file", path=str(media / "innocent.img"))
+    assert "inside a dataset" in _path_error(exc)
+    assert not Extent.objects.exists()
+
+
+def test_a_link_to_the_panels_database_is_refused(fake_target, media):
+    database = Path(settings.DATABASES["default"]["NAME"])
+    os.symlink(database, media / "db.img")
+    with pytest.raises(ValidationError) as exc:
+        services.extent_create(name="bad", kind="file", path=str(media / "db.img"))
+    assert "path" in exc.value.message_dict
+    assert not Extent.objects.exists()
+
+
+def test_the_sandbox_state_beside_the_mountpoint_is_refused(fake_target, media):
+    with pytest.raises(ValidationError) as exc:
+        services.extent_create(name="bad", kind="file", path=f"{media}/../state.json")
+    assert "inside a dataset" in _path_error(exc)
+
+
+def test_a_relative_path_is_refused(fake_target, media):
+    with pytest.raises(ValidationError) as exc:
+        services.extent_create(name="bad", kind="file", path="tank/disk.img")
+    assert "absolute path" in _path_error(exc)
+
+
+def test_the_mountpoint_itself_is_not_a_file(fake_target, media):
+    with pytest.raises(ValidationError) as exc:
+        services.extent_create(name="bad", kind="file", path=str(media))
+    assert "inside a dataset" in _path_error(exc)
+
+
+def test_choosing_no_zvol_asks_for_one(fake_target, zvol):
+    with pytest.raises(ValidationError) as exc:
+        services.extent_create(name="e", kind="zvol", zvol="")
+    assert exc.value.message_dict == {"zvol": ["Pick the zvol this extent serves."]}
+
+
+def test_under_a_dataset_mounted_at_root_system_files_are_still_refused(monkeypatch, settings):
+    from storage import paths
+
+    settings.NASUI_ZFS_ENGINE = "cli"
+    monkeypatch.setattr(paths, "dataset_mountpoints", lambda: [Path("/")])
+    assert "never shares" in (paths.pool_path_problem("/etc/shadow") or "")
+    assert "never shares" in (paths.pool_path_problem(str(settings.DATA_DIR / "x.img")) or "")
+    assert paths.pool_path_problem("/srv/vm/disk.img") is None

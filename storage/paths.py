@@ -1,0 +1,74 @@
+"""Paths the panel hands to a server (file extents now, SMB and NFS shares next).
+
+A path is resolved first (symlinks and `..` followed), then it must lie strictly inside the
+mountpoint of a file system of an imported pool, and never in the panel's own files or the
+system's directories. The check works on the resolved path, so a link planted inside a
+dataset that points at /etc/shadow is refused as /etc/shadow.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from django.conf import settings
+
+from storage import selectors
+
+# Never served, even under a dataset mounted at / (root on ZFS): the system's own files.
+SYSTEM_DIRS = tuple(
+    Path(p) for p in ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/root", "/proc")
+) + tuple(Path(p) for p in ("/sys", "/dev", "/run", "/var/lib/nasui", "/opt/nasui"))
+MOUNTPOINT_NONE = ("none", "legacy", "-", "")
+
+
+def _inside(path: Path, directory: Path) -> bool:
+    """True when `path` is `directory` itself or anything below it."""
+    return path == directory or directory in path.parents
+
+
+def _real(path: str | Path) -> Path:
+    """The path with every symlink and `..` resolved (the file need not exist yet)."""
+    return Path(os.path.realpath(path))
+
+
+def _forbidden_dirs() -> list[Path]:
+    """The panel's data (database, keys, saved target configuration) and code, and the system's."""
+    dirs = [_real(settings.DATA_DIR), _real(settings.BASE_DIR), *SYSTEM_DIRS]
+    return [d for d in dirs if d != Path("/")]
+
+
+def _sandbox_dir() -> Path | None:
+    """The sandbox engine's directory: its pools live inside the data directory on purpose."""
+    if settings.NASUI_ZFS_ENGINE != "sandbox":
+        return None
+    return _real(settings.NASUI_SANDBOX_DIR)
+
+
+def dataset_mountpoints() -> list[Path]:
+    """Resolved mountpoints of every mounted file system of every imported pool."""
+    return [
+        _real(d.mountpoint)
+        for d in selectors.dataset_list(volumes=False)
+        if d.mountpoint and d.mountpoint not in MOUNTPOINT_NONE and d.mountpoint.startswith("/")
+    ]
+
+
+def pool_path_problem(path: str) -> str | None:
+    """Why the panel must not hand `path` to a server, or None when it lies inside a dataset."""
+    if not path or "\0" in path or not path.startswith("/"):
+        return "Give an absolute path, e.g. /tank/media/disk.img."
+    real = _real(path)
+    mountpoints = dataset_mountpoints()
+    if not any(real != m and _inside(real, m) for m in mountpoints):
+        return "The path must lie inside a dataset of a pool (links and “..” are followed)."
+    sandbox = _sandbox_dir()
+    for directory in _forbidden_dirs():
+        if _inside(real, directory) and not (sandbox and _inside(real, sandbox)):
+            return f"The path resolves to {real}, which the panel never shares."
+    return None
+
+
+def resolved_pool_path(path: str) -> str | None:
+    """`path` resolved, when it passes `pool_path_problem`; None otherwise."""
+    return None if pool_path_problem(path) else str(_real(path))
