@@ -59,12 +59,17 @@ def _choice(env: environ.Env, name: str, choices: tuple[str, ...]) -> str:
     return value
 
 
+def _number(env: environ.Env, name: str, default: float, cast: type[float], what: str) -> float:
+    """Read a variable through `cast` (int or float); `what` names the number it must be."""
+    try:
+        return cast(env.get_value(name, cast=cast, default=default))
+    except ValueError as exc:
+        raise ConfigError(f"{name} must be {what}; got {env.str(name)!r}") from exc
+
+
 def _positive_int(env: environ.Env, name: str, default: int) -> int:
     """Read a variable that must be a whole number above zero."""
-    try:
-        value = int(env.int(name, default=default))
-    except ValueError as exc:
-        raise ConfigError(f"{name} must be a whole number; got {env.str(name)!r}") from exc
+    value = int(_number(env, name, default, int, "a whole number"))
     if value < 1:
         raise ConfigError(f"{name} must be at least 1; got {value}")
     return value
@@ -72,10 +77,7 @@ def _positive_int(env: environ.Env, name: str, default: int) -> int:
 
 def _positive_float(env: environ.Env, name: str, default: float) -> float:
     """Read a variable that must be a number of seconds above zero (fractions allowed)."""
-    try:
-        value = float(env.float(name, default=default))
-    except ValueError as exc:
-        raise ConfigError(f"{name} must be a number; got {env.str(name)!r}") from exc
+    value = _number(env, name, default, float, "a number")
     if not value > 0:
         raise ConfigError(f"{name} must be above 0; got {value}")
     return value

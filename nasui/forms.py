@@ -1,8 +1,32 @@
-"""Forms of the core app."""
+"""Forms of the core app, and the styled base every page form of the project uses."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+
+
+class StyledForm(forms.Form):
+    """Adds Tabler's classes to every widget and marks fields with errors."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Give each widget Tabler's input or select class unless it already has one."""
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            widget = field.widget
+            if isinstance(widget, forms.CheckboxInput | forms.CheckboxSelectMultiple):
+                continue
+            css = "form-select" if isinstance(widget, forms.Select) else "form-control"
+            widget.attrs.setdefault("class", css)
+
+    def full_clean(self) -> None:
+        """Validate, then mark the widgets of fields with errors for Tabler's red outline."""
+        super().full_clean()
+        for name in self.errors:
+            if name in self.fields:
+                widget = self.fields[name].widget
+                widget.attrs["class"] = widget.attrs.get("class", "") + " is-invalid"
 
 
 class ApiTokenForm(forms.Form):

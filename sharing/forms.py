@@ -6,9 +6,10 @@ from typing import Any
 
 from django import forms
 
+from nasui.forms import StyledForm
+from nasui.lib.units import format_size
 from sharing.models import BLOCK_SIZES, AuthGroup, Extent, InitiatorGroup, Portal, TargetGroup
-from storage.forms import StyledForm
-from storage.validation import COMPRESSION_FORM_CHOICES, VOLBLOCKSIZES, format_size
+from storage.validation import COMPRESSION_FORM_CHOICES, VOLBLOCKSIZES
 
 LINES_HELP = "One per line."
 
@@ -16,6 +17,12 @@ LINES_HELP = "One per line."
 def lines(text: str) -> list[str]:
     """Non-empty lines (or comma-separated items) of a text area."""
     return [item.strip() for item in text.replace(",", "\n").splitlines() if item.strip()]
+
+
+def _secret_field(**kwargs: Any) -> forms.CharField:
+    """An optional CHAP secret box: never filled back in, and browsers offer a new password."""
+    widget = forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"})
+    return forms.CharField(required=False, widget=widget, **kwargs)
 
 
 class SettingsForm(StyledForm):
@@ -56,18 +63,13 @@ class AuthGroupForm(StyledForm):
 
     tag = forms.IntegerField(min_value=1)
     user = forms.CharField(max_length=64)
-    secret = forms.CharField(
-        required=False,
-        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+    secret = _secret_field(
         help_text="12 to 16 characters, no # and no spaces at either end. "
         "When editing, leave empty to keep the current secret.",
     )
     peer_user = forms.CharField(required=False, max_length=64, label="Peer user (mutual CHAP)")
-    peer_secret = forms.CharField(
-        required=False,
-        label="Peer secret (mutual CHAP)",
-        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
-        help_text="Must differ from the secret.",
+    peer_secret = _secret_field(
+        label="Peer secret (mutual CHAP)", help_text="Must differ from the secret."
     )
 
 
@@ -166,11 +168,8 @@ class WizardForm(StyledForm):
         help_text="Only this initiator may connect; empty: any initiator (with CHAP below).",
     )
     chap_user = forms.CharField(required=False, max_length=64, label="CHAP user")
-    chap_secret = forms.CharField(
-        required=False,
-        label="CHAP secret",
-        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
-        help_text="12 to 16 characters. Empty: no CHAP.",
+    chap_secret = _secret_field(
+        label="CHAP secret", help_text="12 to 16 characters. Empty: no CHAP."
     )
 
     def __init__(self, *args: Any, parents: list[str], **kwargs: Any) -> None:

@@ -6,38 +6,17 @@ from typing import Any
 
 from django import forms
 
+from nasui.forms import StyledForm
+from nasui.lib.units import format_size
 from storage import validation as v
-
-INPUT = {"class": "form-control"}
-SELECT = {"class": "form-select"}
 
 
 def _size_choices(sizes: list[int], default_label: str) -> list[tuple[str, str]]:
-    return [("", default_label)] + [(str(s), v.format_size(s)) for s in sizes]
+    return [("", default_label)] + [(str(s), format_size(s)) for s in sizes]
 
 
 def _choices(values: list[str]) -> list[tuple[str, str]]:
     return [(value, value) for value in values]
-
-
-class StyledForm(forms.Form):
-    """Adds Tabler's classes to every widget and marks fields with errors."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for field in self.fields.values():
-            widget = field.widget
-            if isinstance(widget, forms.CheckboxInput | forms.CheckboxSelectMultiple):
-                continue
-            css = "form-select" if isinstance(widget, forms.Select) else "form-control"
-            widget.attrs.setdefault("class", css)
-
-    def full_clean(self) -> None:
-        super().full_clean()
-        for name in self.errors:
-            if name in self.fields:
-                widget = self.fields[name].widget
-                widget.attrs["class"] = widget.attrs.get("class", "") + " is-invalid"
 
 
 class PoolCreateForm(StyledForm):
@@ -136,7 +115,7 @@ class ZvolCreateForm(ZvolPropertiesForm):
     parent = forms.ChoiceField()
     name = forms.CharField(max_length=100)
     volblocksize = forms.TypedChoiceField(
-        choices=[(str(s), v.format_size(s)) for s in v.VOLBLOCKSIZES],
+        choices=[(str(s), format_size(s)) for s in v.VOLBLOCKSIZES],
         coerce=int,
         initial=str(v.DEFAULT_VOLBLOCKSIZE),
         label="Block size",

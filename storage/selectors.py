@@ -194,3 +194,8 @@ def dedup_estimate(*, pool: str | None, data_bytes: int, block_size: int) -> Ded
         arc_max=arc_max_or_none(),
         core_bytes_per_entry=per_entry,
     )
+
+
+def filesystem_names() -> list[str]:
+    """Every file system (pool roots included): the places new datasets and zvols can go."""
+    return [d.name for d in dataset_list(volumes=False)]

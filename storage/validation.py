@@ -11,6 +11,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 
+from nasui.lib.units import format_size as format_size  # re-exported: services say v.format_size
 from storage.zfs import names
 from storage.zfs.base import COMPRESSION_CHOICES, MIN_DISKS
 
@@ -139,11 +140,3 @@ def validate_layout(layout: str, disk_count: int, width: int | None) -> tuple[st
             "all data vdevs must have the same width.",
         )
     return vdev_type, width
-
-
-def format_size(value: int) -> str:
-    """4096 -> '4K', 131072 -> '128K' (short, as in ZFS property values)."""
-    for unit in ("P", "T", "G", "M", "K"):
-        if value >= UNITS[unit] and value % UNITS[unit] == 0:
-            return f"{value // UNITS[unit]}{unit}"
-    return str(value)

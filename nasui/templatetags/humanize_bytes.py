@@ -4,22 +4,11 @@ from __future__ import annotations
 
 from django import template
 
+from nasui.lib.units import format_bytes
+
 register = template.Library()
-
-UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
-
-
-@register.filter(name="bytes")
-def format_bytes(value: int | float | None) -> str:
-    """1536 -> '1.5 KiB' (binary units, as ZFS prints them)."""
-    if value is None:
-        return "—"
-    size = float(value)
-    for unit in UNITS:
-        if abs(size) < 1024 or unit == UNITS[-1]:
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    raise AssertionError("unreachable")
+# 1536 -> '1.5 KiB': the one byte formatter, shared with code that has no templates.
+register.filter("bytes", format_bytes)
 
 
 @register.filter

@@ -11,9 +11,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from nasui.api.bodies import validated
 from sharing import runtime, selectors, services, wizard
 from sharing.api import serializers as s
 from sharing.models import IscsiSettings, TargetExtent
+
+
+def _kept(obj: Any, data: dict[str, Any], *fields: str) -> dict[str, Any]:
+    """These fields from the body, or the object's current values where a PATCH left them out."""
+    return {field: data.get(field, getattr(obj, field)) for field in fields}
 
 
 class _ConfigViewSet(
@@ -71,7 +77,7 @@ class PortalViewSet(_ConfigViewSet):
     def update_via_service(self, obj: Any, data: dict[str, Any]) -> Model:
         addresses = data.get("addresses") or [a.address for a in obj.addresses.all()]
         return services.portal_update(
-            portal=obj, addresses=addresses, comment=data.get("comment", obj.comment)
+            portal=obj, addresses=addresses, **_kept(obj, data, "comment")
         )
 
     def delete_via_service(self, obj: Any) -> None:
@@ -90,7 +96,7 @@ class InitiatorGroupViewSet(_ConfigViewSet):
         return services.initiator_group_create(**data)
 
     def update_via_service(self, obj: Any, data: dict[str, Any]) -> Model:
-        fields = {k: data.get(k, getattr(obj, k)) for k in ("initiators", "networks", "comment")}
+        fields = _kept(obj, data, "initiators", "networks", "comment")
         return services.initiator_group_update(group=obj, **fields)
 
     def delete_via_service(self, obj: Any) -> None:
@@ -109,12 +115,10 @@ class AuthGroupViewSet(_ConfigViewSet):
         return services.auth_group_create(**data)
 
     def update_via_service(self, obj: Any, data: dict[str, Any]) -> Model:
+        # Secrets are write-only: one left out of a PATCH is "", which keeps the stored one.
+        secrets = {"secret": data.get("secret", ""), "peer_secret": data.get("peer_secret", "")}
         return services.auth_group_update(
-            group=obj,
-            user=data.get("user", obj.user),
-            secret=data.get("secret", ""),
-            peer_user=data.get("peer_user", obj.peer_user),
-            peer_secret=data.get("peer_secret", ""),
+            group=obj, **_kept(obj, data, "user", "peer_user"), **secrets
         )
 
     def delete_via_service(self, obj: Any) -> None:
@@ -145,10 +149,7 @@ class TargetViewSet(_ConfigViewSet):
             for g in obj.groups.all()
         ]
         return services.target_update(
-            target=obj,
-            name=data.get("name", obj.name),
-            alias=data.get("alias", obj.alias),
-            groups=data.get("groups", current),
+            target=obj, **_kept(obj, data, "name", "alias"), groups=data.get("groups", current)
         )
 
     def delete_via_service(self, obj: Any) -> None:
@@ -170,7 +171,7 @@ class ExtentViewSet(_ConfigViewSet):
         return services.extent_create(**data)
 
     def update_via_service(self, obj: Any, data: dict[str, Any]) -> Model:
-        fields = {k: data.get(k, getattr(obj, k)) for k in ("readonly", "enabled", "comment")}
+        fields = _kept(obj, data, "readonly", "enabled", "comment")
         return services.extent_update(extent=obj, **fields)
 
     def delete_via_service(self, obj: Any) -> None:
@@ -204,9 +205,7 @@ class SettingsView(APIView):
 
     @extend_schema(request=s.SettingsSerializer, responses=s.SettingsSerializer)
     def put(self, request: Request) -> Response:
-        body = s.SettingsSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        row = services.settings_update(**body.validated_data)
+        row = services.settings_update(**validated(s.SettingsSerializer, request.data))
         return Response(s.SettingsSerializer(row).data)
 
 
@@ -215,9 +214,7 @@ class WizardView(APIView):
 
     @extend_schema(request=s.WizardSerializer, responses={201: s.TargetSerializer})
     def post(self, request: Request) -> Response:
-        body = s.WizardSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = dict(body.validated_data)
+        data = validated(s.WizardSerializer, request.data)
         result = wizard.share_new_zvol(parent=data.pop("dataset"), **data)
         return Response(s.TargetSerializer(result.target).data, status=status.HTTP_201_CREATED)
 

@@ -82,3 +82,15 @@ def test_deleting_a_portal_in_use_is_refused_with_a_reason(client):
 
 def test_an_unknown_kind_cannot_be_deleted(client):
     assert client.post("/sharing/user/1/delete/").status_code == 404
+
+
+def test_deleting_an_unused_portal_asks_first_then_goes_back(client):
+    _post(client, "portals/add/", {"addresses": "127.0.0.1", "comment": "lan"})
+    portal = Portal.objects.get()
+    question = client.get(f"/sharing/portal/{portal.pk}/delete/")
+    assert question.status_code == 200
+    assert "This cannot be undone." in question.content.decode()
+    response = client.post(f"/sharing/portal/{portal.pk}/delete/")
+    assert response["Location"] == "/sharing/"
+    assert "deleted." in client.get("/sharing/").content.decode()
+    assert Portal.objects.count() == 0

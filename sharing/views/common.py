@@ -1,4 +1,4 @@
-"""The form-page pattern every sharing object uses: show, validate, call a service, go back."""
+"""The sharing section's form and delete pages: the project's form flow on sharing's templates."""
 
 from __future__ import annotations
 
@@ -6,12 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 from django import forms
-from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
 
-from nasui.forms_util import add_service_errors
+from nasui import pages
 
 
 def form_page(
@@ -23,31 +20,30 @@ def form_page(
     done: str,
     intro: str = "",
 ) -> HttpResponse:
-    """GET shows the form; a valid POST calls `save`; errors land on their fields."""
-    if request.method == "POST" and form.is_valid():
-        try:
-            save(form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, done)
-            return redirect("sharing:index")
-    context = {"form": form, "title": title, "intro": intro}
-    return render(request, "sharing/form.html", context, status=400 if form.errors else 200)
+    """A form on sharing/form.html; once `save` succeeds, `done` shows on the overview."""
+    return pages.form_page(
+        request,
+        form,
+        save=save,
+        template="sharing/form.html",
+        context={"title": title, "intro": intro},
+        done=done,
+        then="sharing:index",
+    )
 
 
 def delete_page(
     request: HttpRequest, *, what: str, delete: Callable[[], None], warning: str = ""
 ) -> HttpResponse:
-    """GET asks for confirmation; POST deletes through the service."""
-    error = ""
-    if request.method == "POST":
-        try:
-            delete()
-        except ValidationError as exc:
-            error = " ".join(exc.messages)
-        else:
-            messages.success(request, f"{what} deleted.")
-            return redirect("sharing:index")
-    context = {"what": what, "warning": warning, "error": error}
-    return render(request, "sharing/confirm.html", context, status=400 if error else 200)
+    """GET asks for confirmation; POST deletes through the service; a refusal shows on the page."""
+    # A form without fields, bound on every POST (even an empty one), carries the refusal.
+    form = forms.Form(request.POST if request.method == "POST" else None)
+    return pages.form_page(
+        request,
+        form,
+        save=lambda data: delete(),
+        template="sharing/confirm.html",
+        context={"what": what, "warning": warning},
+        done=f"{what} deleted.",
+        then="sharing:index",
+    )

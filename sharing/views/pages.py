@@ -16,7 +16,6 @@ from sharing import runtime, selectors, services, wizard
 from sharing.models import AuthGroup, Extent, InitiatorGroup, IscsiSettings, Portal, Target
 from sharing.views.common import delete_page, form_page
 from storage import selectors as storage
-from storage.views.common import filesystem_names
 
 
 def index(request: HttpRequest) -> HttpResponse:
@@ -47,7 +46,7 @@ def service_control(request: HttpRequest, action: str) -> HttpResponse:
 
 def wizard_page(request: HttpRequest) -> HttpResponse:
     """Share a new zvol with one PC in one form."""
-    form = f.WizardForm(request.POST or None, parents=filesystem_names())
+    form = f.WizardForm(request.POST or None, parents=storage.filesystem_names())
     return form_page(
         request,
         form,

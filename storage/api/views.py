@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
@@ -13,8 +14,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from nasui.api.bodies import validated
 from nasui.api.serializers import JobSerializer
 from storage import selectors, services
+from storage import validation as v
 from storage.api import serializers as s
 from storage.zfs import errors as zfs
 
@@ -65,9 +68,8 @@ class PoolViewSet(ListViewSet):
 
     @extend_schema(request=s.PoolCreateSerializer, responses={202: JobSerializer})
     def create(self, request: Request) -> Response:
-        body = s.PoolCreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        job = services.pool_create(**body.validated_data, user=request.user)
+        data = validated(s.PoolCreateSerializer, request.data)
+        job = services.pool_create(**data, user=request.user)
         return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(responses=s.PoolDetailSerializer)
@@ -107,9 +109,7 @@ class PoolViewSet(ListViewSet):
     @action(detail=False, methods=["post"], url_path="import")
     def import_pool(self, request: Request) -> Response:
         """Import a found pool by name or id."""
-        body = s.ImportSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = body.validated_data
+        data = validated(s.ImportSerializer, request.data)
         services.pool_import(name_or_guid=data["pool"], new_name=data["new_name"])
         name = data["new_name"] or data["pool"]
         pools = [p for p in selectors.pool_list() if name in (p.name, p.guid)]
@@ -151,28 +151,34 @@ class _DatasetBase(ListViewSet):
     def retrieve(self, request: Request, name: str) -> Response:
         return Response(s.DatasetSerializer(self._get(name)).data)
 
+    def _create(self, request: Request, body: type[Any], service: Callable[..., Any]) -> Response:
+        """Create from a body naming the full path: `service(parent=, name=, **the rest)`."""
+        data = validated(body, request.data)
+        parent, name = _split(data.pop("name"))
+        created = service(parent=parent, name=name, **data)
+        return Response(s.DatasetSerializer(created).data, status=status.HTTP_201_CREATED)
+
+    def _update(
+        self, request: Request, name: str, body: type[Any], service: Callable[..., Any]
+    ) -> Response:
+        """Change only the properties the body names: `service(name=, **those)`."""
+        self._get(name)
+        data = validated(body, request.data, partial=True)
+        return Response(s.DatasetSerializer(service(name=name, **data)).data)
+
 
 class DatasetViewSet(_DatasetBase):
     """File systems: list, create, change properties, destroy (confirmed by name)."""
 
     @extend_schema(request=s.DatasetCreateSerializer, responses={201: s.DatasetSerializer})
     def create(self, request: Request) -> Response:
-        body = s.DatasetCreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = dict(body.validated_data)
-        parent, name = _split(data.pop("name"))
-        dataset = services.dataset_create(parent=parent, name=name, **data)
-        return Response(s.DatasetSerializer(dataset).data, status=status.HTTP_201_CREATED)
+        return self._create(request, s.DatasetCreateSerializer, services.dataset_create)
 
     @extend_schema(
         parameters=[NAME], request=s.DatasetWriteSerializer, responses=s.DatasetSerializer
     )
     def partial_update(self, request: Request, name: str) -> Response:
-        self._get(name)
-        body = s.DatasetWriteSerializer(data=request.data, partial=True)
-        body.is_valid(raise_exception=True)
-        dataset = services.dataset_update(name=name, **body.validated_data)
-        return Response(s.DatasetSerializer(dataset).data)
+        return self._update(request, name, s.DatasetWriteSerializer, services.dataset_update)
 
     @extend_schema(
         parameters=[
@@ -197,20 +203,11 @@ class ZvolViewSet(_DatasetBase):
 
     @extend_schema(request=s.ZvolCreateSerializer, responses={201: s.DatasetSerializer})
     def create(self, request: Request) -> Response:
-        body = s.ZvolCreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = dict(body.validated_data)
-        parent, name = _split(data.pop("name"))
-        zvol = services.zvol_create(parent=parent, name=name, **data)
-        return Response(s.DatasetSerializer(zvol).data, status=status.HTTP_201_CREATED)
+        return self._create(request, s.ZvolCreateSerializer, services.zvol_create)
 
     @extend_schema(parameters=[NAME], request=s.ZvolWriteSerializer, responses=s.DatasetSerializer)
     def partial_update(self, request: Request, name: str) -> Response:
-        self._get(name)
-        body = s.ZvolWriteSerializer(data=request.data, partial=True)
-        body.is_valid(raise_exception=True)
-        zvol = services.zvol_update(name=name, **body.validated_data)
-        return Response(s.DatasetSerializer(zvol).data)
+        return self._update(request, name, s.ZvolWriteSerializer, services.zvol_update)
 
     @extend_schema(
         parameters=[NAME, OpenApiParameter("confirm", str, description="The zvol's name again.")],
@@ -227,13 +224,10 @@ class DedupEstimateView(APIView):
 
     @extend_schema(parameters=[s.DedupEstimateQuerySerializer], responses=s.DedupEstimateSerializer)
     def get(self, request: Request) -> Response:
-        query = s.DedupEstimateQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        from storage import validation as v
-
+        query = validated(s.DedupEstimateQuerySerializer, request.query_params)
         estimate = selectors.dedup_estimate(
-            pool=query.validated_data.get("pool") or None,
-            data_bytes=v.parse_size(query.validated_data["size"]),
-            block_size=query.validated_data["block_size"],
+            pool=query.get("pool") or None,
+            data_bytes=v.parse_size(query["size"]),
+            block_size=query["block_size"],
         )
         return Response(s.DedupEstimateSerializer(estimate).data)

@@ -26,22 +26,22 @@ def test_editing_a_dataset_changes_its_compression(admin_client, tank):
     assert selectors.dataset_get("tank/docs").compression == "zstd"
 
 
-def test_growing_a_zvol_from_its_page(admin_client, tank):
+def _resize_a_64m_zvol(client, size):
+    """Make tank/vol at 64M, then post its edit page with a new size."""
     services.zvol_create(parent="tank", name="vol", size="64M", sparse=True)
-    response = admin_client.post(
-        "/storage/zvols/tank/vol/edit/",
-        {"size": "128M", "compression": "inherit", "dedup": "inherit"},
-    )
+    form = {"size": size, "compression": "inherit", "dedup": "inherit"}
+    return client.post("/storage/zvols/tank/vol/edit/", form)
+
+
+def test_growing_a_zvol_from_its_page(admin_client, tank):
+    response = _resize_a_64m_zvol(admin_client, "128M")
     assert response.status_code == 302
+    assert response["Location"] == "/storage/pools/tank/"
     assert selectors.dataset_get("tank/vol").volsize == 128 * 1024**2
 
 
 def test_a_refused_shrink_shows_on_the_size_field(admin_client, tank):
-    services.zvol_create(parent="tank", name="vol", size="64M", sparse=True)
-    response = admin_client.post(
-        "/storage/zvols/tank/vol/edit/",
-        {"size": "32M", "compression": "inherit", "dedup": "inherit"},
-    )
+    response = _resize_a_64m_zvol(admin_client, "32M")
     assert response.status_code == 400
     assert 'data-field-error="size"' in response.content.decode()
     assert "only grow" in response.content.decode()
@@ -61,3 +61,46 @@ def test_pool_creation_form_names_the_disk_rule(admin_client, sandbox):
     )
     assert response.status_code == 400
     assert "raidz2 needs at least 4 disks per vdev." in response.content.decode()
+
+
+def _message(response) -> str:
+    """The text of the page a redirect leads to (where the success message shows)."""
+    return response.client.get(response["Location"]).content.decode()
+
+
+def test_adding_a_dataset_preselects_the_parent_and_goes_to_the_pool(admin_client, tank):
+    form = admin_client.get("/storage/datasets/create/?parent=tank").content.decode()
+    assert '<option value="tank" selected>tank</option>' in form
+    response = admin_client.post(
+        "/storage/datasets/create/", {**PROPS, "parent": "tank", "name": "docs"}
+    )
+    assert response["Location"] == "/storage/pools/tank/"
+    assert "Dataset tank/docs created." in _message(response)
+
+
+def test_a_zvol_asked_for_on_the_dataset_edit_page_goes_to_its_own(admin_client, tank):
+    services.zvol_create(parent="tank", name="vol", size="64M", sparse=True)
+    response = admin_client.get("/storage/datasets/tank/vol/edit/")
+    assert response["Location"] == "/storage/zvols/tank/vol/edit/"
+
+
+def test_destroying_a_dataset_needs_its_name_typed(admin_client, tank):
+    services.dataset_create(parent="tank", name="docs")
+    refused = admin_client.post("/storage/datasets/tank/docs/delete/", {"confirm": "docs"})
+    assert refused.status_code == 400
+    assert "/storage/pools/tank/" in refused.content.decode()  # Cancel goes back to the pool
+    done = admin_client.post("/storage/datasets/tank/docs/delete/", {"confirm": "tank/docs"})
+    assert done["Location"] == "/storage/pools/tank/"
+    assert "tank/docs destroyed." in _message(done)
+    assert [d.name for d in selectors.dataset_list("tank")] == ["tank"]
+
+
+def test_exporting_then_importing_a_pool_from_the_pages(admin_client, tank):
+    exported = admin_client.post("/storage/pools/tank/export/", {"confirm": ""})
+    assert exported["Location"] == "/storage/"
+    assert "Pool tank exported." in _message(exported)
+    assert 'data-importable="tank"' in admin_client.get("/storage/pools/import/").content.decode()
+    imported = admin_client.post("/storage/pools/import/", {"pool": "tank", "new_name": ""})
+    assert imported["Location"] == "/storage/"
+    assert "Pool tank imported." in _message(imported)
+    assert [p.name for p in selectors.pool_list()] == ["tank"]

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib.auth.models import User
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
 
 from nasui.models import Job
+from nasui.pages import form_page
 from storage import selectors
+from storage.forms import ConfirmForm
 from storage.zfs import errors as zfs
 
 
@@ -21,14 +27,47 @@ def running_storage_jobs() -> list[Job]:
     return list(Job.objects.filter(kind__startswith="pool.").exclude(status__in=Job.FINISHED)[:10])
 
 
-def filesystem_names() -> list[str]:
-    """Every file system (pool roots included): the places new datasets and zvols can go."""
-    return [d.name for d in selectors.dataset_list(volumes=False)]
-
-
 def dataset_or_404(name: str) -> selectors.Dataset:
     """A dataset or zvol, or a 404 page."""
     try:
         return selectors.dataset_get(name)
     except zfs.DatasetNotFound as exc:
         raise Http404(f"No dataset or zvol named {name}") from exc
+
+
+def pool_url(name: str) -> str:
+    """The page of the pool that holds `name` (a pool, dataset or zvol)."""
+    return reverse("storage:pool", kwargs={"name": name.split("/", 1)[0]})
+
+
+def confirm_page(
+    request: HttpRequest,
+    *,
+    name: str,
+    verb: str,
+    explanation: str,
+    action: Callable[[dict[str, Any]], object],
+    done: str,
+    then: str,
+    typed: bool = False,
+    recursive: bool = False,
+) -> HttpResponse:
+    """Ask before `action(confirm form data)` runs on `name`; Cancel goes back to its pool."""
+    context = {
+        "name": name,
+        "verb": verb,
+        "explanation": explanation,
+        "typed": typed,
+        "recursive": recursive,
+        "cancel": pool_url(name),
+    }
+    form = ConfirmForm(request.POST or None)
+    return form_page(
+        request,
+        form,
+        save=action,
+        template="storage/confirm.html",
+        context=context,
+        done=done,
+        then=then,
+    )

@@ -5,23 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 
-from nasui.forms_util import add_service_errors
+from nasui.lib.units import format_size
+from nasui.pages import form_page
 from storage import selectors, services
 from storage import validation as v
 from storage.forms import (
-    ConfirmForm,
     DatasetCreateForm,
     DatasetPropertiesForm,
     ZvolCreateForm,
     ZvolPropertiesForm,
 )
-from storage.views.common import dataset_or_404, filesystem_names
+from storage.views.common import confirm_page, dataset_or_404, pool_url
 from storage.zfs.base import Dataset
 
 # The inheritable properties the edit forms show as "inherit" unless set on the dataset itself.
@@ -29,18 +27,7 @@ FILESYSTEM_PROPERTIES = ("compression", "dedup", "recordsize", "atime")
 VOLUME_PROPERTIES = ("compression", "dedup")
 
 
-def _pool_page(name: str) -> HttpResponse:
-    return redirect("storage:pool", name=name.split("/", 1)[0])
-
-
-def _render_form(
-    request: HttpRequest, form: Any, *, title: str, kind: str, dataset: Dataset | None = None
-) -> HttpResponse:
-    context = {"form": form, "title": title, "kind": kind, "dataset": dataset}
-    return render(request, "storage/dataset_form.html", context, status=400 if form.errors else 200)
-
-
-def _saved_or_form(
+def _dataset_form_page(
     request: HttpRequest,
     form: Any,
     *,
@@ -50,32 +37,62 @@ def _saved_or_form(
     kind: str,
     dataset: Dataset | None = None,
 ) -> HttpResponse:
-    """A valid POST saves through the service and goes to the pool page; else the form again."""
-    if request.method == "POST" and form.is_valid():
-        try:
-            saved = save(form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, done.format(name=saved.name))
-            return _pool_page(saved.name)
-    return _render_form(request, form, title=title, kind=kind, dataset=dataset)
+    """The add or edit page of a dataset or zvol; once saved, says `done` and shows its pool."""
+    return form_page(
+        request,
+        form,
+        save=save,
+        template="storage/dataset_form.html",
+        context={"title": title, "kind": kind, "dataset": dataset},
+        done=lambda saved: f"{kind.capitalize()} {saved.name} {done}.",
+        then=lambda saved: pool_url(saved.name),
+    )
+
+
+def _create_page(
+    request: HttpRequest, form_class: Any, *, kind: str, save: Callable[..., Dataset]
+) -> HttpResponse:
+    """Add a dataset or zvol under the file system named in ?parent= (preselected)."""
+    initial = {"parent": request.GET.get("parent", "")}
+    form = form_class(request.POST or None, parents=selectors.filesystem_names(), initial=initial)
+    return _dataset_form_page(
+        request,
+        form,
+        save=lambda data: save(**data),
+        done="created",
+        title=f"Add {kind}",
+        kind=kind,
+    )
+
+
+def _edit_page(
+    request: HttpRequest,
+    name: str,
+    form_class: Any,
+    *,
+    volume: bool,
+    save: Callable[..., Dataset],
+) -> HttpResponse:
+    """Change a dataset's or zvol's local properties; the other kind goes to its own page."""
+    dataset = dataset_or_404(name)
+    if dataset.is_volume != volume:
+        other = "storage:zvol-edit" if dataset.is_volume else "storage:dataset-edit"
+        return redirect(other, name=name)
+    form = form_class(request.POST or None, initial=_initial_properties(dataset))
+    return _dataset_form_page(
+        request,
+        form,
+        save=lambda data: save(name=name, **data),
+        done="updated",
+        title=f"Edit {name}",
+        kind="zvol" if dataset.is_volume else "dataset",
+        dataset=dataset,
+    )
 
 
 def dataset_create(request: HttpRequest) -> HttpResponse:
     """A new file system with compression, dedup and the other properties."""
-    parent = request.GET.get("parent", "")
-    form = DatasetCreateForm(
-        request.POST or None, parents=filesystem_names(), initial={"parent": parent}
-    )
-    return _saved_or_form(
-        request,
-        form,
-        save=lambda data: services.dataset_create(**data),
-        done="Dataset {name} created.",
-        title="Add dataset",
-        kind="dataset",
-    )
+    return _create_page(request, DatasetCreateForm, kind="dataset", save=services.dataset_create)
 
 
 def _initial_properties(dataset: Dataset) -> dict[str, Any]:
@@ -87,92 +104,52 @@ def _initial_properties(dataset: Dataset) -> dict[str, Any]:
         "dedup": props.get("dedup", "inherit"),
         "recordsize": props.get("recordsize", ""),
         "atime": props.get("atime", "inherit"),
-        "quota": v.format_size(dataset.quota) if dataset.quota else "",
-        "reservation": v.format_size(dataset.reservation) if dataset.reservation else "",
+        "quota": format_size(dataset.quota) if dataset.quota else "",
+        "reservation": format_size(dataset.reservation) if dataset.reservation else "",
         "comment": dataset.comment,
-        "size": v.format_size(dataset.volsize) if dataset.volsize else "",
+        "size": format_size(dataset.volsize) if dataset.volsize else "",
     }
 
 
 def dataset_edit(request: HttpRequest, name: str) -> HttpResponse:
     """Change a file system's properties."""
-    dataset = dataset_or_404(name)
-    if dataset.is_volume:
-        return redirect("storage:zvol-edit", name=name)
-    form = DatasetPropertiesForm(request.POST or None, initial=_initial_properties(dataset))
-    return _saved_or_form(
-        request,
-        form,
-        save=lambda data: services.dataset_update(name=name, **data),
-        done="Dataset {name} updated.",
-        title=f"Edit {name}",
-        kind="dataset",
-        dataset=dataset,
+    return _edit_page(
+        request, name, DatasetPropertiesForm, volume=False, save=services.dataset_update
     )
 
 
 def zvol_create(request: HttpRequest) -> HttpResponse:
     """A new zvol: size, block size, sparse or thick, compression and dedup."""
-    parent = request.GET.get("parent", "")
-    form = ZvolCreateForm(
-        request.POST or None, parents=filesystem_names(), initial={"parent": parent}
-    )
-    return _saved_or_form(
-        request,
-        form,
-        save=lambda data: services.zvol_create(**data),
-        done="Zvol {name} created.",
-        title="Add zvol",
-        kind="zvol",
-    )
+    return _create_page(request, ZvolCreateForm, kind="zvol", save=services.zvol_create)
 
 
 def zvol_edit(request: HttpRequest, name: str) -> HttpResponse:
     """Grow a zvol or change its compression, dedup and comment."""
-    dataset = dataset_or_404(name)
-    if not dataset.is_volume:
-        return redirect("storage:dataset-edit", name=name)
-    form = ZvolPropertiesForm(request.POST or None, initial=_initial_properties(dataset))
-    return _saved_or_form(
-        request,
-        form,
-        save=lambda data: services.zvol_update(name=name, **data),
-        done="Zvol {name} updated.",
-        title=f"Edit {name}",
-        kind="zvol",
-        dataset=dataset,
-    )
+    return _edit_page(request, name, ZvolPropertiesForm, volume=True, save=services.zvol_update)
+
+
+def _destroy(name: str, *, volume: bool, data: dict[str, Any]) -> None:
+    """Destroy a zvol, or a file system (with its children when asked)."""
+    if volume:
+        services.zvol_destroy(name=name, confirm=data["confirm"])
+    else:
+        services.dataset_destroy(name=name, confirm=data["confirm"], recursive=data["recursive"])
 
 
 def dataset_delete(request: HttpRequest, name: str) -> HttpResponse:
     """Confirm by typing the name, then destroy a dataset or zvol."""
-    dataset = dataset_or_404(name)
-    form = ConfirmForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            if dataset.is_volume:
-                services.zvol_destroy(name=name, confirm=data["confirm"])
-            else:
-                services.dataset_destroy(
-                    name=name, confirm=data["confirm"], recursive=data["recursive"]
-                )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"{name} destroyed.")
-            return _pool_page(name)
-    what = "zvol" if dataset.is_volume else "dataset"
-    context = {
-        "form": form,
-        "name": name,
-        "verb": "Destroy",
-        "typed": True,
-        "recursive": not dataset.is_volume,
-        "explanation": f"Destroying the {what} deletes its data for good.",
-        "cancel": reverse("storage:pool", kwargs={"name": name.split("/", 1)[0]}),
-    }
-    return render(request, "storage/confirm.html", context, status=400 if form.errors else 200)
+    volume = dataset_or_404(name).is_volume
+    return confirm_page(
+        request,
+        name=name,
+        verb="Destroy",
+        typed=True,
+        recursive=not volume,
+        explanation=f"Destroying the {'zvol' if volume else 'dataset'} deletes its data for good.",
+        action=lambda data: _destroy(name, volume=volume, data=data),
+        done=f"{name} destroyed.",
+        then=pool_url(name),
+    )
 
 
 def dedup_estimate(request: HttpRequest) -> HttpResponse:

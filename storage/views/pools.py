@@ -6,15 +6,14 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from nasui.forms_util import add_service_errors
-from nasui.templatetags.humanize_bytes import format_bytes
+from nasui.lib.units import format_bytes
+from nasui.pages import form_page
 from storage import selectors, services
 from storage.engine import is_sandbox
-from storage.forms import ConfirmForm, ImportForm, PoolCreateForm
-from storage.views.common import current_user, running_storage_jobs
+from storage.forms import ImportForm, PoolCreateForm
+from storage.views.common import confirm_page, current_user, running_storage_jobs
 from storage.zfs import errors as zfs
 
 
@@ -44,26 +43,14 @@ def _disk_choices() -> list[tuple[str, str]]:
 def pool_create(request: HttpRequest) -> HttpResponse:
     """Pick a name, a layout and free disks; creation runs as a job."""
     form = PoolCreateForm(request.POST or None, disk_choices=_disk_choices())
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            job = services.pool_create(
-                name=data["name"],
-                layout=data["layout"],
-                disks=data["disks"],
-                width=data["width"],
-                cache=data["cache"],
-                log=data["log"],
-                spares=data["spares"],
-                user=current_user(request),
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"{job.title}: started. Its progress shows below.")
-            return redirect("storage:index")
-    status = 400 if form.errors else 200
-    return render(request, "storage/pool_create.html", {"form": form}, status=status)
+    return form_page(
+        request,
+        form,
+        save=lambda data: services.pool_create(**data, user=current_user(request)),
+        template="storage/pool_create.html",
+        done=lambda job: f"{job.title}: started. Its progress shows below.",
+        then="storage:index",
+    )
 
 
 def pool_detail(request: HttpRequest, name: str) -> HttpResponse:
@@ -95,75 +82,47 @@ def pool_scrub(request: HttpRequest, name: str) -> HttpResponse:
 
 def pool_export(request: HttpRequest, name: str) -> HttpResponse:
     """Confirm, then export the pool."""
-    return _confirmed_action(
+    return confirm_page(
         request,
         name=name,
-        action=lambda form: services.pool_export(name=name),
+        action=lambda data: services.pool_export(name=name),
         verb="Export",
         explanation="Exporting unmounts every dataset and hides the pool until it is imported "
         "again (here or on another machine). No data is deleted.",
         done=f"Pool {name} exported.",
+        then="storage:index",
     )
 
 
 def pool_destroy(request: HttpRequest, name: str) -> HttpResponse:
     """Confirm by typing the name, then destroy the pool in a job."""
-    return _confirmed_action(
+    return confirm_page(
         request,
         name=name,
-        action=lambda form: services.pool_destroy(
-            name=name, confirm=form.cleaned_data["confirm"], user=current_user(request)
+        action=lambda data: services.pool_destroy(
+            name=name, confirm=data["confirm"], user=current_user(request)
         ),
         verb="Destroy",
         explanation="Destroying the pool deletes every dataset, zvol and file on it, for good.",
         done=f"Destroying pool {name}: its progress shows below.",
+        then="storage:index",
         typed=True,
     )
-
-
-def _confirmed_action(
-    request: HttpRequest,
-    *,
-    name: str,
-    action: object,
-    verb: str,
-    explanation: str,
-    done: str,
-    typed: bool = False,
-) -> HttpResponse:
-    """A confirmation page whose POST runs `action(form)` and goes back to the overview."""
-    form = ConfirmForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            action(form)  # type: ignore[operator]
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, done)
-            return redirect("storage:index")
-    context = {
-        "form": form,
-        "name": name,
-        "verb": verb,
-        "explanation": explanation,
-        "typed": typed,
-        "cancel": reverse("storage:pool", kwargs={"name": name}),
-    }
-    return render(request, "storage/confirm.html", context, status=400 if form.errors else 200)
 
 
 def pool_import(request: HttpRequest) -> HttpResponse:
     """Pools found on the disks that can be imported."""
     form = ImportForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.pool_import(
-                name_or_guid=form.cleaned_data["pool"], new_name=form.cleaned_data["new_name"]
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"Pool {form.cleaned_data['pool']} imported.")
-            return redirect("storage:index")
-    context = {"form": form, "candidates": selectors.importable_pools()}
-    return render(request, "storage/pool_import.html", context, status=400 if form.errors else 200)
+    return form_page(
+        request,
+        form,
+        save=lambda data: services.pool_import(
+            name_or_guid=data["pool"], new_name=data["new_name"]
+        ),
+        template="storage/pool_import.html",
+        # Passed uncalled: the template calls it only when the page is drawn, so a successful
+        # import does not scan the disks first.
+        context={"candidates": selectors.importable_pools},
+        done=lambda _: f"Pool {form.cleaned_data['pool']} imported.",
+        then="storage:index",
+    )
