@@ -13,13 +13,14 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from nasui.lib.net import free_loopback_port
+from tests.iscsi.iscsi_clients import image_opts
 
 PC = "iqn.2026-01.bench.nasui:pc"
 BASE = "iqn.2026-11.local.nasui"
@@ -53,15 +54,13 @@ def setup() -> tuple[int, Path]:
 
     call_command("migrate", verbosity=0)
     get_engine().create_pool("bench", PoolLayout.single("stripe", ["sda"]))
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
+    port = free_loopback_port()
     runtime.control("start")
     services.settings_update(basename=BASE, port=port)
     wizard.share_new_zvol(
         name="bench", parent="bench", size="1G", volblocksize=4096, initiator=PC, sparse=True
     )
-    return port, Path(get_engine().zvol_path("bench/bench"))  # type: ignore[attr-defined]
+    return port, Path(get_engine().zvol_path("bench/bench"))
 
 
 def qemu_bench(target: list[str], size: int, count: int, depth: int, write: bool) -> float:
@@ -89,11 +88,7 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=16, help="queue depth for 4 KiB I/O")
     args = parser.parse_args()
     port, backing = setup()
-    iscsi = [
-        "--image-opts",
-        f"driver=iscsi,transport=tcp,portal=127.0.0.1:{port},target={BASE}:bench,lun=1,"
-        f"initiator-name={PC}",
-    ]
+    iscsi = ["--image-opts", image_opts(f"127.0.0.1:{port}", f"{BASE}:bench", 1, initiator=PC)]
     direct = ["-f", "raw", "-t", "writeback", str(backing)]
     print(f"{'case':18} {'iSCSI':>22} {'backing file':>22} {'iSCSI/file':>11}")
     try:

@@ -41,7 +41,7 @@ def setup_django(pools: int) -> None:
 
     call_command("migrate", verbosity=0)
     engine = get_engine()
-    disks = engine.list_disks()  # type: ignore[attr-defined]  # the sandbox engine has it
+    disks = engine.list_disks()
     for i, disk in enumerate(d.name for d in disks[:pools]):
         engine.create_pool(f"pool{i}", PoolLayout.single("stripe", [disk]))
 

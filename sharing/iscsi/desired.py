@@ -26,6 +26,7 @@ __all__ = [
     "PortalSpec",
     "TargetSpec",
     "chap_secret_problems",
+    "endpoint",
     "is_valid_name",
     "join_target_name",
     "lowest_free_lun",
@@ -82,6 +83,11 @@ def chap_secret_problems(secret: str) -> list[str]:
     return problems
 
 
+def endpoint(ip: str, port: int) -> str:
+    """`IP:PORT`, with an IPv6 address in brackets (`[::1]:3260`), as iSCSI tools spell it."""
+    return f"[{ip}]:{port}" if ":" in ip else f"{ip}:{port}"
+
+
 def lowest_free_lun(used: Iterable[int], first: int = 0) -> int:
     """The lowest LUN id at or above `first` not in `used` (engines differ on `first`)."""
     taken = set(used)
@@ -113,8 +119,7 @@ class PortalSpec:
     @property
     def endpoint(self) -> str:
         """`IP:PORT`, with the IPv6 address in brackets (`[::1]:3260`)."""
-        host = f"[{self.ip}]" if self.is_ipv6 else self.ip
-        return f"{host}:{self.port}"
+        return endpoint(self.ip, self.port)
 
 
 def _check_chap_user(user: str, what: str) -> None:

@@ -10,6 +10,13 @@ from sharing import runtime
 from sharing.iscsi.base import ChangeReport, Session
 from sharing.iscsi.desired import DesiredState
 from sharing.iscsi.errors import EngineFailure
+from tests.iscsi.live_tools import require_if_marked
+
+
+@pytest.fixture(autouse=True)
+def _live_tools(request: pytest.FixtureRequest) -> None:
+    """Tests marked `iscsi` run tgtd and real initiators: skip without them (fail in CI)."""
+    require_if_marked(request.node)
 
 
 @dataclass

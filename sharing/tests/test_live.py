@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from sharing import runtime
-from sharing.tests.clients import Login, capacity, discover, qemu_io
 from storage.engine import get_engine
+from tests.iscsi.iscsi_clients import Result, discover, qemu_io, read_capacity, url
 
 pytestmark = [pytest.mark.iscsi, pytest.mark.django_db]
 JSON = "application/json"
@@ -19,9 +19,23 @@ STRANGER = "iqn.2026-01.test.nasui:stranger"
 SECRET = "chap-secret-01"
 PEER_SECRET = "peer-secret-02"
 BASE = "iqn.2026-11.local.nasui"
+DISK = f"{BASE}:disk"
+MIB = 1024**2
+
+
+def capacity(port: int, initiator: str = PC, iqn: str = DISK, **creds: str) -> Result:
+    """READ CAPACITY(16) of LUN 1 of `iqn`, as `initiator` with these CHAP credentials."""
+    result, _size, _block = read_capacity(url("127.0.0.1", port, iqn, 1, **creds), initiator)
+    return result
+
+
+def as_pc(port: int, iqn: str = DISK) -> Result:
+    """READ CAPACITY(16) as the PC with its CHAP secret (what `shared` allows)."""
+    return capacity(port, iqn=iqn, user="pc", secret=SECRET)
 
 
 def _post(client, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST to the API and return the created object (any other answer fails the test)."""
     response = client.post(f"/api/{path}", body, content_type=JSON)
     assert response.status_code in (200, 201), (path, response.json())
     return response.json()
@@ -64,56 +78,51 @@ def shared(admin_client, tank, target_service) -> dict[str, Any]:
     mapping = _post(
         api, "sharing/iscsi/associations/", {"target": target["id"], "extent": extent["id"]}
     )
-    return {
-        "target": target,
-        "mapping": mapping,
-        "portal": portal,
-        "login": Login(target_service, PC, "pc", SECRET),
-    }
+    return {"target": target, "mapping": mapping, "portal": portal}
 
 
-def test_discovery_lists_the_target(shared):
-    found = discover(shared["login"])
-    assert found.returncode == 0, found.stderr
-    assert f"{BASE}:disk" in found.stdout
+def test_discovery_lists_the_target(shared, target_service):
+    found, names = discover(url("127.0.0.1", target_service, user="pc", secret=SECRET), PC)
+    assert found.ok, found.output
+    assert DISK in names
 
 
-def test_the_lun_reports_the_zvols_size_and_block_size(shared):
+def test_the_lun_reports_the_zvols_size_and_block_size(shared, target_service):
     assert shared["mapping"]["lun_id"] == 1
-    result = capacity(shared["login"], f"{BASE}:disk", 1)
-    assert result.returncode == 0, result.stderr
-    assert "LOGICAL BLOCK LENGTH IN BYTES:4096" in result.stdout
-    assert "Total size:67108864" in result.stdout
+    lun = url("127.0.0.1", target_service, DISK, 1, user="pc", secret=SECRET)
+    result, size, block = read_capacity(lun, PC)
+    assert result.ok, result.output
+    assert (size, block) == (64 * MIB, 4096)
 
 
-def test_written_data_reads_back_and_lands_in_the_zvol(shared):
-    login, iqn = shared["login"], f"{BASE}:disk"
-    wrote = qemu_io(login, iqn, 1, "write -P 0xa5 1M 1M")
-    assert wrote.returncode == 0, wrote.stdout + wrote.stderr
-    read = qemu_io(login, iqn, 1, "read -P 0xa5 1M 1M")
-    assert read.returncode == 0, read.stdout + read.stderr
-    assert "Pattern verification failed" not in read.stdout
-    backing = get_engine().zvol_path("tank/disk")  # type: ignore[attr-defined]
+def test_written_data_reads_back_and_lands_in_the_zvol(shared, target_service):
+    pc = {"initiator": PC, "user": "pc", "secret": SECRET}
+    wrote = qemu_io(target_service, DISK, 1, ["write -P 0xa5 1M 1M"], **pc)
+    assert wrote.ok, wrote.output
+    read = qemu_io(target_service, DISK, 1, ["read -P 0xa5 1M 1M"], **pc)
+    assert read.ok, read.output
+    assert "Pattern verification failed" not in read.output
+    backing = get_engine().zvol_path("tank/disk")
     with open(backing, "rb") as zvol:
-        zvol.seek(1024**2)
-        assert zvol.read(1024**2) == b"\xa5" * 1024**2
+        zvol.seek(MIB)
+        assert zvol.read(MIB) == b"\xa5" * MIB
 
 
 @pytest.mark.parametrize(
-    ("login", "refusal"),
+    ("initiator", "creds", "refusal"),
     [
-        (lambda port: Login(port, PC, "pc", "wrong-secret-99"), "Authentication failure"),
-        (lambda port: Login(port, PC), "Authentication failure"),
-        (lambda port: Login(port, STRANGER, "pc", SECRET), "Target not found"),
+        (PC, {"user": "pc", "secret": "wrong-secret-99"}, "Authentication failure"),
+        (PC, {}, "Authentication failure"),
+        (STRANGER, {"user": "pc", "secret": SECRET}, "Target not found"),
     ],
     ids=["wrong-secret", "no-secret", "foreign-initiator"],
 )
 def test_wrong_credentials_and_foreign_initiators_are_refused(
-    shared, target_service, login, refusal
+    shared, target_service, initiator, creds, refusal
 ):
-    result = capacity(login(target_service), f"{BASE}:disk", 1)
-    assert result.returncode != 0
-    assert refusal in result.stdout + result.stderr
+    result = capacity(target_service, initiator, **creds)
+    assert not result.ok
+    assert refusal in result.output
 
 
 def test_mutual_chap_checks_the_targets_secret(admin_client, shared, target_service, tank):
@@ -141,46 +150,44 @@ def test_mutual_chap_checks_the_targets_secret(admin_client, shared, target_serv
     extent = _post(api, "sharing/iscsi/extents/", {"name": "mutual", "zvol": "tank/mutual"})
     _post(api, "sharing/iscsi/associations/", {"target": target["id"], "extent": extent["id"]})
     iqn = f"{BASE}:mutual"
-    good = Login(target_service, PC, "pc2", SECRET, "nas", PEER_SECRET)
-    assert capacity(good, iqn, 1).returncode == 0
-    bad = Login(target_service, PC, "pc2", SECRET, "nas", "not-the-peer-1")
-    refused = capacity(bad, iqn, 1)
-    assert refused.returncode != 0
-    assert "CHAP" in refused.stdout + refused.stderr
+    pc2 = {"user": "pc2", "secret": SECRET, "target_user": "nas"}
+    assert capacity(target_service, iqn=iqn, target_secret=PEER_SECRET, **pc2).ok
+    refused = capacity(target_service, iqn=iqn, target_secret="not-the-peer-1", **pc2)
+    assert not refused.ok
+    assert "CHAP" in refused.output
 
 
-def test_removing_the_association_removes_the_lun(admin_client, shared):
+def test_removing_the_association_removes_the_lun(admin_client, shared, target_service):
     response = admin_client.delete(f"/api/sharing/iscsi/associations/{shared['mapping']['id']}/")
     assert response.status_code == 204
-    result = capacity(shared["login"], f"{BASE}:disk", 1)
-    assert result.returncode != 0
+    assert not as_pc(target_service).ok
 
 
-def test_a_restarted_target_gets_the_same_configuration_back(shared):
+def test_a_restarted_target_gets_the_same_configuration_back(shared, target_service):
     pid = int((runtime.engine().run_dir / "tgtd.pid").read_text())  # type: ignore[attr-defined]
     os.kill(pid, signal.SIGKILL)
     assert not runtime.engine().is_running()
     report = runtime.supervise_once()
     assert report is not None
     assert report.changed
-    result = capacity(shared["login"], f"{BASE}:disk", 1)
-    assert result.returncode == 0, result.stderr
+    result = as_pc(target_service)
+    assert result.ok, result.output
 
 
-def test_a_stopped_service_stays_stopped(shared):
+def test_a_stopped_service_stays_stopped(shared, target_service):
     runtime.control("stop")
     assert runtime.supervise_once() is None
     assert not runtime.engine().is_running()
     runtime.control("start")
-    assert capacity(shared["login"], f"{BASE}:disk", 1).returncode == 0
+    assert as_pc(target_service).ok
 
 
-def test_the_boot_step_starts_the_target_and_applies_once(shared):
+def test_the_boot_step_starts_the_target_and_applies_once(shared, target_service):
     from django.core.management import call_command
 
     runtime.engine().stop()
-    assert capacity(shared["login"], f"{BASE}:disk", 1).returncode != 0
+    assert not as_pc(target_service).ok
     call_command("iscsi_service", "--once", "--wait", "0")
     assert runtime.engine().is_running()  # left running: the boot step does not stop it
-    result = capacity(shared["login"], f"{BASE}:disk", 1)
-    assert result.returncode == 0, result.stderr
+    result = as_pc(target_service)
+    assert result.ok, result.output

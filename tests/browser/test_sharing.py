@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sharing import services as sharing
-from sharing.tests.clients import Login, capacity
+from tests.iscsi.iscsi_clients import read_capacity, url
 
 pytestmark = [pytest.mark.browser, pytest.mark.iscsi, pytest.mark.django_db(transaction=True)]
 PC = "iqn.1991-05.com.microsoft:my-pc"
@@ -32,9 +32,10 @@ def test_wizard_then_delete_in_order(logged_in, tank, target_service):
     assert SECRET not in page.content()
 
     # A real initiator sees the disk the wizard made.
-    login = Login(target_service, PC, "pc", SECRET)
-    result = capacity(login, "iqn.2026-11.local.nasui:pc-disk", 1)
-    assert "Total size:67108864" in result.stdout, result.stderr
+    lun = url("127.0.0.1", target_service, "iqn.2026-11.local.nasui:pc-disk", 1,
+              user="pc", secret=SECRET)  # fmt: skip
+    result, size, _block = read_capacity(lun, PC)
+    assert size == 67108864, result.output
 
     # The zvol cannot go while its extent serves it.
     page.goto(page.base + "/storage/datasets/tank/pc-disk/delete/")
@@ -50,7 +51,7 @@ def test_wizard_then_delete_in_order(logged_in, tank, target_service):
     page.locator('tr[data-extent="pc-disk"]').get_by_role("link", name="Delete").click()
     page.get_by_role("button", name="Delete").click()
     page.get_by_text("No extents yet.").wait_for()
-    assert capacity(login, "iqn.2026-11.local.nasui:pc-disk", 1).returncode != 0
+    assert not read_capacity(lun, PC)[0].ok
 
     page.goto(page.base + "/storage/datasets/tank/pc-disk/delete/")
     page.get_by_label("Type tank/pc-disk to confirm").fill("tank/pc-disk")

@@ -1,4 +1,6 @@
-"""Capture real tgtadm output into tests/iscsi/fixtures/ (run by hand: python capture_fixtures.py).
+"""Capture real tgtadm output into tests/iscsi/fixtures/.
+
+Run by hand from the repository root: `.venv/bin/python -m tests.iscsi.capture_fixtures`.
 
 It drives a private tgtd with raw tgtadm commands (not the engine under test) and real
 initiators (qemu-io holding sessions open), so the parser tests read what tgt 1.0.85 prints.
@@ -8,11 +10,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
+
+from nasui.lib.net import free_loopback_port
+from tests.iscsi.iscsi_clients import image_opts
 
 FIXTURES = Path(__file__).parent / "fixtures"
 T1 = "iqn.2024-01.org.nasui:disk1"
@@ -21,18 +25,11 @@ CLIENT1 = "iqn.2024-01.org.client:one"
 CLIENT2 = "iqn.2024-01.org.client:two"
 
 
-def free_port() -> int:
-    """A free TCP port on loopback."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def main() -> None:
     """Start tgtd, build a configuration step by step, save each show output."""
     work = Path(tempfile.mkdtemp(prefix="tgtcap-"))
     env = {**os.environ, "TGT_IPC_SOCKET": str(work / "sock")}
-    port = free_port()
+    port = free_loopback_port()
     portals = f"portal=127.0.0.1:{port},portal=[::1]:{port}"
     log = (work / "tgtd.log").open("wb")
     tgtd = subprocess.Popen(["tgtd", "-f", "-C", "0", "--iscsi", portals], env=env, stdout=log,
@@ -99,12 +96,10 @@ def main() -> None:
 def hold_sessions(port: int, adm: object) -> None:
     """Keep two qemu-io sessions open (one over IPv6) while saving the show output."""
     assert callable(adm)
-    opts = "driver=iscsi,transport=tcp,portal={p},target={t},lun={l},initiator-name={i}"
-    one = (
-        opts.format(p=f"127.0.0.1:{port}", t=T1, l=1, i=CLIENT1)
-        + ",user=alice,password=secretsecret12"
+    one = image_opts(
+        f"127.0.0.1:{port}", T1, 1, initiator=CLIENT1, user="alice", secret="secretsecret12"
     )
-    two = opts.format(p=f"[::1]:{port}", t=T3, l=7, i=CLIENT2)
+    two = image_opts(f"[::1]:{port}", T3, 7, initiator=CLIENT2)
     holders = [
         subprocess.Popen(
             ["qemu-io", "--image-opts", image, "-r", "-c", "read 0 4k", "-c", "sleep 4000"],

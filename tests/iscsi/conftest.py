@@ -7,10 +7,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from iscsi_clients import free_port
 
+from nasui.lib.net import free_loopback_port
 from sharing.iscsi.desired import PortalSpec
 from sharing.iscsi.tgt import TgtEngine
+from tests.iscsi.live_tools import require_if_marked, require_tools
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -18,6 +19,12 @@ FIXTURES = Path(__file__).parent / "fixtures"
 def pytest_configure(config: pytest.Config) -> None:
     """Register the marker even where pyproject does not (it is harmless twice)."""
     config.addinivalue_line("markers", "iscsi: talks to a real tgtd with real initiators")
+
+
+@pytest.fixture(autouse=True)
+def _live_tools(request: pytest.FixtureRequest) -> None:
+    """Tests marked `iscsi` run tgtd and real initiators: skip without them (fail in CI)."""
+    require_if_marked(request.node)
 
 
 @pytest.fixture
@@ -33,14 +40,13 @@ def fixture_text() -> Callable[[str], str]:
 @pytest.fixture
 def portal() -> PortalSpec:
     """A loopback portal on a free port."""
-    return PortalSpec("127.0.0.1", free_port())
+    return PortalSpec("127.0.0.1", free_loopback_port())
 
 
 @pytest.fixture
 def tgt(tmp_path: Path, portal: PortalSpec) -> Iterator[TgtEngine]:
     """A started private tgtd on the loopback portal; stopped and cleaned up whatever happens."""
-    if shutil.which("tgtd") is None and not Path("/usr/sbin/tgtd").exists():
-        pytest.skip("tgt is not installed")
+    require_tools("tgtd", "tgtadm")
     engine = TgtEngine(tmp_path / "state", portals=[portal])
     try:
         engine.start()

@@ -1,9 +1,13 @@
-"""Thin wrappers around the real initiators (libiscsi tools, qemu-io) used by the live tests."""
+"""Thin wrappers around the real initiators (libiscsi tools, qemu-io) used by the live tests.
+
+The one client module of the iSCSI tests (tests/iscsi, sharing/tests, tests/browser) and of
+the VM lane's host helper (tests/vm/host_checks.py, which runs it with the host's plain
+python3): standard library only.
+"""
 
 from __future__ import annotations
 
 import re
-import socket
 import subprocess
 from dataclasses import dataclass
 from urllib.parse import quote
@@ -11,6 +15,15 @@ from urllib.parse import quote
 INITIATOR = "iqn.2024-01.org.nasui.test:initiator"
 SECOND_INITIATOR = "iqn.2024-01.org.nasui.test:second"
 TIMEOUT = 60
+# The iscsi-test-cu SCSI families both engines' conformance runs cover (tgt adds "iSCSI").
+SCSI_FAMILIES = (
+    "SCSI.Inquiry",
+    "SCSI.ReadCapacity10",
+    "SCSI.ReadCapacity16",
+    "SCSI.Read10",
+    "SCSI.Write10",
+    "SCSI.TestUnitReady",
+)
 _CU_TEST = re.compile(r"^\s*Test: (\S+) \.\.\.(.*)$")
 _CU_SUITE = re.compile(r"^Suite: (\S+)$")
 
@@ -26,13 +39,6 @@ class Result:
     def ok(self) -> bool:
         """Whether the command succeeded."""
         return self.returncode == 0
-
-
-def free_port() -> int:
-    """A TCP port free on loopback right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def run(argv: list[str], timeout: float = TIMEOUT) -> Result:
@@ -52,13 +58,50 @@ def url(
     target_user: str | None = None,
     target_secret: str | None = None,
 ) -> str:
-    """A libiscsi URL: iscsi://[user%secret@]host:port[/iqn/lun][?target_user=..&..]."""
-    cred = f"{quote(user, safe='')}%{quote(secret or '', safe='')}@" if user else ""
+    """A libiscsi URL: iscsi://[user%secret@]host:port[/iqn/lun][?target_user=..&..].
+
+    Credentials are percent-escaped: libiscsi decodes them, and a raw `%`, `@`, `/`, `?` or
+    `&` would otherwise end the field early.
+    """
+    cred = f"{_escape(user)}%{_escape(secret or '')}@" if user else ""
     path = f"/{iqn}/{lun}" if iqn and lun is not None else ""
     query = ""
     if target_user:
-        query = f"?target_user={quote(target_user)}&target_password={quote(target_secret or '')}"
+        query = (
+            f"?target_user={_escape(target_user)}&target_password={_escape(target_secret or '')}"
+        )
     return f"iscsi://{cred}{host}:{port}{path}{query}"
+
+
+def _escape(value: str) -> str:
+    """A URL field with every reserved character percent-escaped (`/` too)."""
+    return quote(value, safe="")
+
+
+def image_opts(
+    portal: str,
+    iqn: str,
+    lun: int,
+    *,
+    initiator: str = INITIATOR,
+    user: str | None = None,
+    secret: str | None = None,
+) -> str:
+    """qemu's `--image-opts` for one LUN through its iSCSI driver (`portal` is `IP:PORT`).
+
+    qemu splits options at `,`; a value keeps a comma by doubling it.
+    """
+    opts = {
+        "driver": "iscsi",
+        "transport": "tcp",
+        "portal": portal,
+        "target": iqn,
+        "lun": str(lun),
+        "initiator-name": initiator,
+    }
+    if user is not None:
+        opts.update(user=user, password=secret or "")
+    return ",".join(f"{key}={value.replace(',', ',,')}" for key, value in opts.items())
 
 
 def discover(address: str, initiator: str = INITIATOR) -> tuple[Result, list[str]]:
@@ -99,12 +142,7 @@ def qemu_io(
     secret: str | None = None,
 ) -> Result:
     """Run qemu-io commands (`write -P 0xa5 0 1M`, `read -P 0xa5 0 1M`) against one LUN."""
-    opts = (
-        f"driver=iscsi,transport=tcp,portal=127.0.0.1:{port},target={iqn},lun={lun},"
-        f"initiator-name={initiator}"
-    )
-    if user is not None:
-        opts += f",user={user},password={secret}"
+    opts = image_opts(f"127.0.0.1:{port}", iqn, lun, initiator=initiator, user=user, secret=secret)
     argv = ["qemu-io", "--image-opts", opts]
     for command in commands:
         argv += ["-c", command]

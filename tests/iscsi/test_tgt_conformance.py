@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from iscsi_clients import parse_test_cu, run_test_cu, url
 
 from sharing.iscsi.desired import DesiredState, LunSpec, TargetSpec
+from tests.iscsi.iscsi_clients import SCSI_FAMILIES, parse_test_cu, run_test_cu, url
 
 pytestmark = pytest.mark.iscsi
 
 IQN = "iqn.2024-01.org.nasui.test:conformance"
-FAMILIES = [
-    "SCSI.Inquiry",
-    "SCSI.ReadCapacity10",
-    "SCSI.ReadCapacity16",
-    "SCSI.Read10",
-    "SCSI.Write10",
-    "SCSI.TestUnitReady",
-    "iSCSI",
-]
+FAMILIES = [*SCSI_FAMILIES, "iSCSI"]
 # Suites these families produce (iscsi-test-cu prints suites without the family prefix).
 SUITES = {"Inquiry", "ReadCapacity10", "ReadCapacity16", "Read10", "Write10", "TestUnitReady",
           "iSCSIcmdsn", "iSCSIdatasn", "iSCSIResiduals", "iSCSITMF"}  # fmt: skip

@@ -1,15 +1,15 @@
 """tgt behaviours the engine's refusals rest on, measured with raw tgtadm and real clients.
 
-If a tgt upgrade changes one of these, a rule in sharing/iscsi/tgtrules.py may be relaxed.
+If a tgt upgrade changes one of these, a rule in sharing/iscsi/tgt/rules.py may be relaxed.
 """
 
 from __future__ import annotations
 
 import pytest
-from iscsi_clients import INITIATOR, read_capacity, url
 
 from sharing.iscsi.desired import DesiredState, LunSpec, PortalSpec, TargetSpec
-from sharing.iscsi.tgtparse import parse_targets
+from sharing.iscsi.tgt.parsing import parse_targets
+from tests.iscsi.iscsi_clients import INITIATOR, read_capacity, url
 
 pytestmark = pytest.mark.iscsi
 

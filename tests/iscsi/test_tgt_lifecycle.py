@@ -7,11 +7,10 @@ import signal
 import socket
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
-from iscsi_clients import INITIATOR, discover, free_port, qemu_io, run, url
 
+from nasui.lib.net import free_loopback_port
 from sharing.iscsi.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
 from sharing.iscsi.errors import (
     BackingStoreMissing,
@@ -20,20 +19,13 @@ from sharing.iscsi.errors import (
     EngineUnavailable,
 )
 from sharing.iscsi.tgt import TgtEngine
+from sharing.iscsi.tgt.daemon import is_alive
+from tests.iscsi.iscsi_clients import INITIATOR, discover, image_opts, qemu_io, run, url
 
 pytestmark = pytest.mark.iscsi
 
 IQN = "iqn.2024-01.org.nasui.test:disk"
 SECRET = "secretsecret12"
-
-
-def _alive(pid: int) -> bool:
-    """Whether the pid is a live (non-zombie) process."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"
 
 
 def _tgtd_pid(engine: TgtEngine) -> int:
@@ -53,7 +45,7 @@ def test_after_tgtd_dies_start_and_apply_bring_everything_back(tgt, portal, make
     pid = _tgtd_pid(tgt)
     os.kill(pid, signal.SIGKILL)
     deadline = time.monotonic() + 5
-    while _alive(pid) and time.monotonic() < deadline:
+    while is_alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not tgt.is_running()
     tgt.start()
@@ -70,8 +62,7 @@ def test_sessions_show_connected_initiators(tgt, portal, make_disk):
     tgt.apply(DesiredState(portals=(portal,), targets=(
         TargetSpec(IQN, luns=(LunSpec(1, str(make_disk("a.img"))),)),)))  # fmt: skip
     assert tgt.sessions() == []
-    opts = (f"driver=iscsi,transport=tcp,portal=127.0.0.1:{portal.port},target={IQN},lun=1,"
-            f"initiator-name={INITIATOR}")  # fmt: skip
+    opts = image_opts(f"127.0.0.1:{portal.port}", IQN, 1)
     holder = subprocess.Popen(
         ["qemu-io", "--image-opts", opts, "-r", "-c", "read 0 4k", "-c", "sleep 1500"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -101,7 +92,7 @@ def test_start_refuses_a_portal_it_cannot_listen_on(tmp_path):
             with pytest.raises(EngineStartFailed, match="could not listen"):
                 engine.start()
             pid = _tgtd_pid(engine)
-            assert not _alive(pid)
+            assert not is_alive(pid)
             assert not engine.is_running()
         finally:
             engine.stop()
@@ -112,10 +103,10 @@ def test_stop_leaves_no_process_behind(tmp_path, portal):
     engine.start()
     pid = _tgtd_pid(engine)
     assert engine.is_running()
-    assert _alive(pid)
+    assert is_alive(pid)
     engine.stop()
     assert not engine.is_running()
-    assert not _alive(pid)
+    assert not is_alive(pid)
     engine.stop()  # stopping twice is harmless
 
 
@@ -125,7 +116,7 @@ def test_without_portals_it_starts_on_loopback_and_apply_moves_it(tmp_path, make
         engine.start()
         ((ip, _port),) = engine.read_state().portals
         assert ip == "127.0.0.1"
-        wanted = PortalSpec("127.0.0.1", free_port())
+        wanted = PortalSpec("127.0.0.1", free_loopback_port())
         report = engine.apply(DesiredState(portals=(wanted,), targets=(TargetSpec(IQN),)))
         assert [c.action for c in report.of_kind("portal")] == ["add", "remove"]
         assert engine.read_state().portals == (("127.0.0.1", wanted.port),)
@@ -205,9 +196,9 @@ def test_another_engine_on_the_same_state_dir_sees_and_stops_the_daemon(tmp_path
     finally:
         starter.stop()
     deadline = time.monotonic() + 5
-    while _alive(pid) and time.monotonic() < deadline:
+    while is_alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _alive(pid)
+    assert not is_alive(pid)
 
 
 def test_a_missing_backing_store_is_refused_before_anything_changes(tgt, portal, tmp_path):

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from iscsi_clients import (
+
+from sharing.iscsi.desired import ChapSpec, DesiredState, LunSpec, TargetSpec
+from sharing.iscsi.errors import UnsupportedByEngine
+from tests.iscsi.iscsi_clients import (
     INITIATOR,
     discover,
     list_luns,
@@ -12,9 +15,6 @@ from iscsi_clients import (
     size_only,
     url,
 )
-
-from sharing.iscsi.desired import ChapSpec, DesiredState, LunSpec, TargetSpec
-from sharing.iscsi.errors import UnsupportedByEngine
 
 pytestmark = pytest.mark.iscsi
 

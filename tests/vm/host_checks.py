@@ -13,6 +13,8 @@ Kinds: readcap (expect size/block), inq (expect texts), qemu_io (write then veri
 pattern), refused (iscsi-inq must fail with an expected message), testcu (iscsi-test-cu
 families with an allow-list). Everything it ran and saw also goes to OUT/host_checks.log.
 The helper exits when the VM run ends (OUT/rc appears) or after its own time limit.
+URLs, qemu options and iscsi-test-cu verdicts come from tests/iscsi/iscsi_clients.py, the
+fast lane's client module (standard library only, like this helper).
 """
 
 from __future__ import annotations
@@ -26,9 +28,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+# Started as a script (`python3 tests/vm/host_checks.py`): the repository root is not on
+# sys.path by itself.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.iscsi.iscsi_clients import image_opts, parse_test_cu
+from tests.iscsi.iscsi_clients import url as iscsi_url
+
 LIMIT = float(os.environ.get("NASUI_HOST_CHECKS_LIMIT", "1800"))
-_SUITE = re.compile(r"^Suite: (\S+)$")
-_TEST = re.compile(r"^\s+Test: (\S+) \.\.\.(.*)$")
 
 
 def log(out: Path, text: str) -> None:
@@ -51,45 +57,23 @@ def run(out: Path, argv: list[str], timeout: float) -> tuple[int, str]:
     except FileNotFoundError:
         rc, text = 127, f"{argv[0]}: not installed on the host"
     shown = " ".join(re.sub(r"%[^@]*@", "%********@", a) for a in argv)
-    shown = re.sub(r"password=[^,&\s]*", "password=********", shown)
+    shown = re.sub(r"password=(?:,,|[^,&\s])*", "password=********", shown)
     log(out, f"$ {shown}\n[exit {rc}]\n{text}")
     return rc, text
 
 
 def url(port: int, check: dict[str, Any], *, secret: str | None = None) -> str:
     """iscsi://user%secret@127.0.0.1:PORT/IQN/LUN[?target_user=..&target_password=..]."""
-    auth = ""
-    if check.get("user"):
-        auth = f"{check['user']}%{secret if secret is not None else check['secret']}@"
-    text = f"iscsi://{auth}127.0.0.1:{port}/{check['target']}/{check.get('lun', 0)}"
-    if check.get("target_user"):
-        text += f"?target_user={check['target_user']}&target_password={check['target_secret']}"
-    return text
-
-
-def parse_test_cu(text: str) -> dict[str, str]:
-    """iscsi-test-cu output -> {"Suite.Test": "passed" | "failed" | "skipped"}."""
-    results: dict[str, str] = {}
-    suite, pending = "", None
-    for line in text.splitlines():
-        if m := _SUITE.match(line):
-            suite, pending = m.group(1), None
-            continue
-        rest = line
-        if m := _TEST.match(line):
-            pending, rest = f"{suite}.{m.group(1)}", m.group(2)
-        if pending is None:
-            continue
-        stripped = rest.strip()
-        if stripped.endswith(("passed", "FAILED")):
-            verdict = "passed" if stripped.endswith("passed") else "failed"
-            if verdict == "passed" and ("[SKIPPED]" in rest or results.get(pending) == "skipped"):
-                verdict = "skipped"
-            results[pending] = verdict
-            pending = None
-        elif "[SKIPPED]" in rest:
-            results[pending] = "skipped"
-    return results
+    return iscsi_url(
+        "127.0.0.1",
+        port,
+        check["target"],
+        check.get("lun", 0),
+        user=check.get("user") or None,
+        secret=secret if secret is not None else check.get("secret"),
+        target_user=check.get("target_user") or None,
+        target_secret=check.get("target_secret"),
+    )
 
 
 def succeeded_with(rc: int, text: str, missing: list[str]) -> dict[str, Any]:
@@ -124,12 +108,14 @@ def one(out: Path, port: int, check: dict[str, Any]) -> dict[str, Any]:
             "output": text,
         }
     if kind == "qemu_io":
-        opts = (
-            f"driver=iscsi,transport=tcp,portal=127.0.0.1:{port},target={check['target']},"
-            f"lun={check.get('lun', 0)},initiator-name={ini}"
+        opts = image_opts(
+            f"127.0.0.1:{port}",
+            check["target"],
+            check.get("lun", 0),
+            initiator=ini,
+            user=check.get("user") or None,
+            secret=check.get("secret"),
         )
-        if check.get("user"):
-            opts += f",user={check['user']},password={check['secret']}"
         pattern, length = check.get("pattern", "0xa5"), check.get("length", "1M")
         argv = ["qemu-io", "--image-opts", opts]
         argv += ["-c", f"write -P {pattern} 0 {length}", "-c", f"read -P {pattern} 0 {length}"]

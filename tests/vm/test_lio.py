@@ -23,9 +23,10 @@ from vmhelpers import destroy_quietly, wait_for, wipe
 from sharing.iscsi.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
 from sharing.iscsi.errors import UnsupportedByEngine
 from sharing.iscsi.lio import LioEngine
-from sharing.iscsi.lioplan import so_name
+from sharing.iscsi.lio.rules import so_name
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
+from tests.iscsi.iscsi_clients import SCSI_FAMILIES
 
 MIB = 1024 * 1024
 OUT = Path(os.environ.get("NASUI_VM_OUT", "/mnt/out"))
@@ -42,14 +43,7 @@ ACK_WAIT, ANSWER_WAIT = 120.0, 900.0
 TESTCU_ALLOWED = {
     "Write10.Async": "the test assumes 512-byte blocks (passes on a 512-byte LUN)",
 }
-TESTCU_FAMILIES = [
-    "SCSI.Inquiry",
-    "SCSI.ReadCapacity10",
-    "SCSI.ReadCapacity16",
-    "SCSI.Read10",
-    "SCSI.Write10",
-    "SCSI.TestUnitReady",
-]
+TESTCU_FAMILIES = list(SCSI_FAMILIES)
 
 
 @dataclass

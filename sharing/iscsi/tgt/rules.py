@@ -1,8 +1,8 @@
 """What tgt can express faithfully, and how panel settings map onto tgt's ACL entries.
 
-Measured on tgt 1.0.85 (see tests/iscsi): a login is allowed when the address OR the IQN
-matches; a target without ACL entries admits nobody; `ALL` admits everyone. Its address
-matching has sharp edges the panel must not inherit:
+Measured on tgt 1.0.85 (tests/iscsi/test_tgt_facts.py): a login is allowed when the
+address OR the IQN matches; a target without ACL entries admits nobody; `ALL` admits
+everyone. Its address matching has sharp edges the panel must not inherit:
 - an entry with host bits set (`10.1.2.3/8`) never matches: send the network address;
 - a /32 (or /128) entry never matches, a bare address does: send the bare address;
 - `0.0.0.0/0` matches no IPv4 client at all;
@@ -24,6 +24,7 @@ from sharing.iscsi.iqn import is_full_name
 ENGINE = "tgt"
 FIRST_LUN = 1  # LUN 0 is tgt's controller (what initiators see as LUN 0, too)
 ALL = "ALL"
+BSTYPE = "rdwr"  # the backing-store type the engine uses: pread/pwrite on a file or device
 _ZERO_V4 = ipaddress.ip_network("0.0.0.0/8")
 _ZERO_V6 = ipaddress.ip_network("::/64")
 # tgtadm packs values into "key=value,key=value": a comma would split a value.
@@ -33,6 +34,11 @@ _FORBIDDEN = ","
 def refuse(message: str) -> UnsupportedByEngine:
     """The error for a setting tgt cannot express."""
     return UnsupportedByEngine(ENGINE, message)
+
+
+def default_serial(tid: int, lun: int) -> str:
+    """The serial tgt gives a LUN when none is set."""
+    return f"beaf{tid}{lun}"
 
 
 def network_entries(network: str) -> list[str]:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from sharing.iscsi.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
-from sharing.iscsi.tgtparse import TgtLun, TgtTarget, tgt_size_mb
-from sharing.iscsi.tgtplan import RunningState, Step, plan
-from sharing.iscsi.tgtrecord import Records, lun_key
+from sharing.iscsi.tgt.plan import plan
+from sharing.iscsi.tgt.records import Records, lun_key
+from sharing.iscsi.tgt.state import RunningState, TgtLun, TgtTarget, tgt_size_mb
+from sharing.iscsi.tgt.steps import Step
 
 IQN = "iqn.2024-01.org.nasui:disk"
 CLIENT = "iqn.1991-05.com.microsoft:pc"

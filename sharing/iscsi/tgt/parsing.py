@@ -1,72 +1,18 @@
-"""Pure parsers for `tgtadm` show output (tgt 1.0.85), tested on captured real output."""
+"""Turning `tgtadm` show output (tgt 1.0.85) into state; tested on captured real output."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+from sharing.iscsi.base import Session
+from sharing.iscsi.tgt.state import TgtConnection, TgtLun, TgtNexus, TgtTarget
 
 _TARGET = re.compile(r"^Target (\d+): (\S+)$")
 _SIZE = re.compile(r"^(\d+) MB, Block size: (\d+)$")
 _PORTAL = re.compile(r"^Portal: (\[[^\]]+\]|[^:\s]+):(\d+),(\d+)$")
 _OUTGOING = " (outgoing)"
-
-
-@dataclass(frozen=True)
-class TgtLun:
-    """A logical unit as tgt shows it (size is tgt's rounded figure in MB)."""
-
-    lun: int
-    type: str = ""
-    scsi_id: str = ""
-    serial: str = ""
-    size_mb: int = 0
-    block_size: int = 0
-    online: bool = True
-    readonly: bool = False
-    bstype: str = ""
-    path: str = ""
-
-
-@dataclass(frozen=True)
-class TgtConnection:
-    """One connection of an I_T nexus."""
-
-    cid: int
-    address: str
-
-
-@dataclass(frozen=True)
-class TgtNexus:
-    """An I_T nexus: a logged-in initiator session."""
-
-    nexus_id: int
-    initiator: str
-    alias: str = ""
-    connections: tuple[TgtConnection, ...] = ()
-
-
-@dataclass(frozen=True)
-class TgtTarget:
-    """A target as tgt shows it: LUNs, bound accounts, ACL entries, sessions."""
-
-    tid: int
-    name: str
-    state: str = ""
-    luns: tuple[TgtLun, ...] = ()
-    incoming: tuple[str, ...] = ()
-    outgoing: str | None = None
-    acl: tuple[str, ...] = ()
-    nexuses: tuple[TgtNexus, ...] = ()
-
-    def lun(self, number: int) -> TgtLun | None:
-        """The LUN with this number, if present."""
-        return next((lu for lu in self.luns if lu.lun == number), None)
-
-
-def tgt_size_mb(size: int) -> int:
-    """The `Size: N MB` figure tgt prints for a size in bytes (its own rounding formula)."""
-    sectors = size // 512
-    return (sectors - (sectors // 625 - 974)) // 1950
 
 
 @dataclass
@@ -223,3 +169,23 @@ def parse_system_state(text: str) -> str:
         if key == "State":
             return value.strip()
     return ""
+
+
+def sessions(targets: Iterable[TgtTarget]) -> list[Session]:
+    """Connected initiators, one entry per connection, from the targets' I_T nexuses."""
+    found: list[Session] = []
+    for target in targets:
+        for nexus in target.nexuses:
+            conns = [(c.address, c.cid) for c in nexus.connections] or [("", 0)]
+            found.extend(
+                Session(
+                    target=target.name,
+                    initiator=nexus.initiator,
+                    address=address,
+                    session_id=nexus.nexus_id,
+                    connection_id=cid,
+                    alias=nexus.alias,
+                )
+                for address, cid in conns
+            )
+    return found

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import secrets
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from nasui.lib.files import write_if_changed
 
 
 @dataclass
@@ -52,22 +52,10 @@ def load(path: Path) -> Records:
 
 
 def save(path: Path, records: Records) -> None:
-    """Write the records atomically (owner-only), and only when they changed."""
+    """Write the records atomically and owner-only (they hold fingerprints), when they changed."""
     text = json.dumps(
         {"salt": records.salt, "accounts": records.accounts, "sizes": records.sizes},
         sort_keys=True,
         indent=1,
     )
-    try:
-        if path.read_text() == text:
-            return
-    except OSError:
-        pass
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".records-")
-    try:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_if_changed(path, text, mode=0o600)

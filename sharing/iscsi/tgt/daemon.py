@@ -12,8 +12,9 @@ from pathlib import Path
 
 from sharing.iscsi.desired import PortalSpec
 from sharing.iscsi.errors import EngineFailure, EngineStartFailed
-from sharing.iscsi.tgtadm import ENGINE, Tgtadm, log_tail
-from sharing.iscsi.tgtparse import parse_portals, parse_system_state, parse_targets
+from sharing.iscsi.tgt.admin import Tgtadm, log_tail
+from sharing.iscsi.tgt.parsing import parse_portals, parse_system_state, parse_targets
+from sharing.iscsi.tgt.rules import ENGINE
 
 # sun_path holds 108 bytes; tgtd appends ".N" and a lock file appends ".lock".
 MAX_SOCKET_PATH = 100
@@ -164,7 +165,7 @@ class TgtDaemon:
             if self._proc is not None:
                 if self._proc.poll() is not None:
                     return True
-            elif not _alive(pid):
+            elif not is_alive(pid):
                 return True
             time.sleep(POLL)
         return False
@@ -172,7 +173,7 @@ class TgtDaemon:
     def _kill(self) -> None:
         """Stop tgtd by signal: SIGINT (it ignores SIGTERM), then SIGKILL."""
         pid = self._pid()
-        if pid is None or not _alive(pid) or not _is_tgtd(pid):
+        if pid is None or not is_alive(pid) or not _is_tgtd(pid):
             return
         for sig in (signal.SIGINT, signal.SIGKILL):
             try:
@@ -190,7 +191,7 @@ class TgtDaemon:
             self._proc = None
 
 
-def _alive(pid: int) -> bool:
+def is_alive(pid: int) -> bool:
     """Whether a process with this pid exists and is not a zombie."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()

@@ -9,63 +9,25 @@ output, so those steps are idempotent probes whose expected refusal means "alrea
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from sharing.iscsi.base import Action, Change
-from sharing.iscsi.desired import DesiredState, LunSpec, TargetSpec
-from sharing.iscsi.tgtparse import TgtLun, TgtTarget, tgt_size_mb
-from sharing.iscsi.tgtrecord import Records, lun_key
-from sharing.iscsi.tgtrules import acl_entries, acl_option, desired_accounts, validate
+from sharing.iscsi.desired import DesiredState, LunSpec, TargetSpec, endpoint
+from sharing.iscsi.tgt.records import Records, lun_key
+from sharing.iscsi.tgt.rules import (
+    BSTYPE,
+    acl_entries,
+    acl_option,
+    default_serial,
+    desired_accounts,
+    validate,
+)
+from sharing.iscsi.tgt.state import RunningState, TgtLun, TgtTarget, tgt_size_mb
+from sharing.iscsi.tgt.steps import Step, delete_lun_args, new_lun_args, param_args
 
-BSTYPE = "rdwr"
+# tgtd's refusals that mean a discovery binding is already as wanted.
 NOT_BOUND = "can't find the account"
 ALREADY_BOUND = "this account already exists"
 HAS_OUTGOING = "already has an outgoing account"
-
-
-@dataclass(frozen=True)
-class RunningState:
-    """What tgtd shows: targets, account names and portals."""
-
-    targets: tuple[TgtTarget, ...] = ()
-    accounts: tuple[str, ...] = ()
-    portals: tuple[tuple[str, int], ...] = ()
-
-    def target(self, name: str) -> TgtTarget | None:
-        """The running target with this name, if any."""
-        return next((t for t in self.targets if t.name == name), None)
-
-
-@dataclass(frozen=True)
-class Step:
-    """One tgtadm call; `change` is reported if it ran (not if it hit `tolerate`)."""
-
-    args: tuple[str, ...]
-    change: Change | None = None
-    tolerate: str | None = None
-    record_account: tuple[str, str] | None = None  # (user, fingerprint) once created
-    record_size: tuple[str, int] | None = None  # (lun key, bytes) once exported
-
-
-def _lun_args(tid: int, spec: LunSpec) -> tuple[str, ...]:
-    """Arguments creating a LUN (read-only and serial are set by a following update)."""
-    return (
-        "--mode", "logicalunit", "--op", "new", "--tid", str(tid), "--lun", str(spec.lun),
-        "--backing-store", spec.path, "--bstype", BSTYPE, "--blocksize", str(spec.block_size),
-    )  # fmt: skip
-
-
-def _param_args(tid: int, lun: int, params: list[str]) -> tuple[str, ...]:
-    """Arguments updating LUN parameters."""
-    return (
-        "--mode", "logicalunit", "--op", "update", "--tid", str(tid), "--lun", str(lun),
-        "--params", ",".join(params),
-    )  # fmt: skip
-
-
-def default_serial(tid: int, lun: int) -> str:
-    """The serial tgt gives a LUN when none is set."""
-    return f"beaf{tid}{lun}"
 
 
 class Planner:
@@ -121,10 +83,10 @@ class Planner:
                     change=Change("add", "portal", portal.endpoint),
                 )  # fmt: skip
         for ip, port in sorted(have - set(want)):
-            endpoint = f"[{ip}]:{port}" if ":" in ip else f"{ip}:{port}"
+            where = endpoint(ip, port)
             self._add(
-                "--mode", "portal", "--op", "delete", "--param", f"portal={endpoint}",
-                change=Change("remove", "portal", endpoint),
+                "--mode", "portal", "--op", "delete", "--param", f"portal={where}",
+                change=Change("remove", "portal", where),
             )  # fmt: skip
 
     def _accounts(self) -> None:
@@ -233,10 +195,7 @@ class Planner:
 
     def _delete_lun(self, tid: int, lun: int, change: Change | None) -> None:
         """One LUN deletion step."""
-        self._add(
-            "--mode", "logicalunit", "--op", "delete", "--tid", str(tid), "--lun", str(lun),
-            change=change,
-        )  # fmt: skip
+        self._add(*delete_lun_args(tid, lun), change=change)
 
     def _lun(self, iqn: str, tid: int, spec: LunSpec, lu: TgtLun | None) -> None:
         """Add, re-add or update one LUN."""
@@ -250,11 +209,12 @@ class Planner:
             self._delete_lun(tid, spec.lun, None)
         action: Action = "change" if lu is not None else "add"
         detail = ", ".join(reasons) or f"{spec.path}, {spec.block_size}-byte blocks"
-        self._add(*_lun_args(tid, spec), change=Change(action, "lun", str(spec.lun), iqn, detail),
+        self._add(*new_lun_args(tid, spec.lun, spec.path, spec.block_size),
+                  change=Change(action, "lun", str(spec.lun), iqn, detail),
                   record_size=(key, size))  # fmt: skip
         params = _wanted_params(spec)
         if params:
-            self._add(*_param_args(tid, spec.lun, params))
+            self._add(*param_args(tid, spec.lun, params))
 
     def _readd_reasons(self, iqn: str, tid: int, spec: LunSpec, lu: TgtLun, size: int) -> list[str]:
         """Why a running LUN must be deleted and added again (tgt cannot change these live)."""
@@ -281,7 +241,7 @@ class Planner:
             params.append(f"scsi_sn={spec.serial}")
         if params:
             change = Change("change", "lun", str(spec.lun), iqn, ", ".join(params))
-            self._add(*_param_args(tid, spec.lun, params), change=change)
+            self._add(*param_args(tid, spec.lun, params), change=change)
 
     def _stale_accounts(self) -> None:
         """Delete accounts nothing uses any more (deletion unbinds them everywhere)."""

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sharing.iscsi.errors import EngineFailure, EngineTimeout, EngineUnavailable
+from sharing.iscsi.tgt.rules import ENGINE
 
-ENGINE = "tgt"
 # tgtadm's words when the daemon behind the socket is gone.
 _NOT_RUNNING = (
     "can't send the request",

@@ -6,7 +6,7 @@ import pytest
 
 from sharing.iscsi.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
 from sharing.iscsi.errors import UnsupportedByEngine, redact
-from sharing.iscsi.tgtrules import acl_entries, acl_option, network_entries, validate
+from sharing.iscsi.tgt.rules import acl_entries, acl_option, network_entries, validate
 
 IQN = "iqn.2005-10.org.freenas.ctl:disk"
 CLIENT = "iqn.1991-05.com.microsoft:pc"

@@ -1,6 +1,6 @@
 """The tgt engine: a private userspace tgtd reconciled with the desired state through tgtadm.
 
-Decisions (see tgtrules.py for the measurements behind them):
+Decisions (see `rules` for the measurements behind them):
 - LUN ids: tgt keeps LUN 0 for its controller, and initiators see it there; the engine
   refuses LUN 0 (UnsupportedByEngine naming tgt) instead of shifting ids, so the LUN an
   initiator sees is the LUN the panel shows. `first_lun` is 1.
@@ -14,44 +14,27 @@ Decisions (see tgtrules.py for the measurements behind them):
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import hashlib
 import json
 import os
-import socket
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from sharing.iscsi import tgtrecord
+from nasui.lib.files import write_if_changed
+from nasui.lib.net import free_loopback_port
 from sharing.iscsi.base import Change, ChangeReport, Session
 from sharing.iscsi.desired import DesiredState, PortalSpec
-from sharing.iscsi.errors import BackingStoreMissing, EngineStartFailed, InvalidSpec
-from sharing.iscsi.tgtadm import ENGINE, Tgtadm, find_binary, log_tail
-from sharing.iscsi.tgtd import MAX_SOCKET_PATH, TgtDaemon
-from sharing.iscsi.tgtparse import parse_accounts, parse_portals, parse_targets
-from sharing.iscsi.tgtplan import BSTYPE, RunningState, Step, plan
-from sharing.iscsi.tgtrules import FIRST_LUN, validate
-
-
-def backing_size(path: str) -> int:
-    """The size in bytes of a backing file or block device (what tgt will export)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError as exc:
-        raise BackingStoreMissing(f"backing store {path}: {exc.strerror}") from exc
-    try:
-        return os.lseek(fd, 0, os.SEEK_END)
-    finally:
-        os.close(fd)
-
-
-def _free_loopback_port() -> int:
-    """A currently free TCP port on 127.0.0.1."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from sharing.iscsi.errors import EngineStartFailed, InvalidSpec
+from sharing.iscsi.host import backing_size, exclusive_lock
+from sharing.iscsi.tgt import records as rec
+from sharing.iscsi.tgt.admin import Tgtadm, find_binary, log_tail
+from sharing.iscsi.tgt.daemon import MAX_SOCKET_PATH, TgtDaemon
+from sharing.iscsi.tgt.parsing import parse_accounts, parse_portals, parse_targets, sessions
+from sharing.iscsi.tgt.plan import plan
+from sharing.iscsi.tgt.rules import ENGINE, FIRST_LUN, validate
+from sharing.iscsi.tgt.state import RunningState
+from sharing.iscsi.tgt.steps import Step, delete_lun_args, new_lun_args, param_args, run_step
 
 
 class TgtEngine:
@@ -102,16 +85,10 @@ class TgtEngine:
         """The portals of the last applied state, used to start tgtd on the right addresses."""
         return self.state_dir / "portals.json"
 
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
+    @property
+    def lock_file(self) -> Path:
         """One start/stop/apply at a time across panel processes (web, worker, start-up)."""
-        self.state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-        with (self.state_dir / "engine.lock").open("a") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
+        return self.state_dir / "engine.lock"
 
     def _ensure_run_dir(self) -> None:
         """Create the run directory owner-only; refuse a foreign or shared one."""
@@ -134,20 +111,20 @@ class TgtEngine:
         With none known it listens on a free loopback port only; `apply` then moves it to
         the desired portals.
         """
-        with self._locked():
+        with exclusive_lock(self.lock_file):
             if self.daemon.is_running():
                 return
             self._ensure_run_dir()
             chosen = tuple(portals or self.portals or self._remembered_portals())
             if not chosen:
-                chosen = (PortalSpec("127.0.0.1", _free_loopback_port()),)
+                chosen = (PortalSpec("127.0.0.1", free_loopback_port()),)
             self.daemon.start(chosen)
             # A fresh tgtd knows nothing, so neither may the record.
-            tgtrecord.save(self.records_path, tgtrecord.Records())
+            rec.save(self.records_path, rec.Records())
 
     def stop(self) -> None:
         """Delete all targets, stop tgtd and make sure the process is gone."""
-        with self._locked():
+        with exclusive_lock(self.lock_file):
             self.daemon.stop()
             self.records_path.unlink(missing_ok=True)
 
@@ -168,22 +145,7 @@ class TgtEngine:
 
     def sessions(self) -> list[Session]:
         """Connected initiators, one entry per connection, from the I_T nexus information."""
-        sessions: list[Session] = []
-        for target in parse_targets(self.tgtadm.run("--mode", "target", "--op", "show")):
-            for nexus in target.nexuses:
-                conns = [(c.address, c.cid) for c in nexus.connections] or [("", 0)]
-                sessions.extend(
-                    Session(
-                        target=target.name,
-                        initiator=nexus.initiator,
-                        address=address,
-                        session_id=nexus.nexus_id,
-                        connection_id=cid,
-                        alias=nexus.alias,
-                    )
-                    for address, cid in conns
-                )
-        return sessions
+        return sessions(parse_targets(self.tgtadm.run("--mode", "target", "--op", "show")))
 
     # -- changing --------------------------------------------------------------------------
 
@@ -195,77 +157,66 @@ class TgtEngine:
         """The steps `apply` would run now (for inspection and tests)."""
         validate(desired)
         sizes = {lun.path: backing_size(lun.path) for t in desired.targets for lun in t.luns}
-        records = tgtrecord.load(self.records_path)
-        return plan(desired, self.read_state(), records, sizes)
+        return plan(desired, self.read_state(), rec.load(self.records_path), sizes)
 
     def apply(self, desired: DesiredState) -> ChangeReport:
         """Reconcile tgtd with `desired`: add missing, change differing, remove stale."""
-        with self._locked():
+        with exclusive_lock(self.lock_file):
             validate(desired)
             sizes = {lun.path: backing_size(lun.path) for t in desired.targets for lun in t.luns}
-            records = tgtrecord.load(self.records_path)
+            records = rec.load(self.records_path)
             steps = plan(desired, self.read_state(), records, sizes)
-            try:
-                changes = self._run(steps, records)
-            finally:
-                tgtrecord.save(self.records_path, records)
+            changes = self._run_steps(steps, records)
             self._prune(records, desired)
-            tgtrecord.save(self.records_path, records)
+            rec.save(self.records_path, records)
             self._remember_portals(desired.portals)
-        return ChangeReport(engine=ENGINE, changes=tuple(changes))
+        return ChangeReport(engine=ENGINE, changes=changes)
 
-    def _run(self, steps: Sequence[Step], records: tgtrecord.Records) -> list[Change]:
-        """Run the steps in order, noting what they changed and what tgt now holds."""
+    def refresh_lun_size(self, iqn: str, lun: int) -> ChangeReport:
+        """Re-add one LUN with its current settings so initiators see its backing's new size."""
+        with exclusive_lock(self.lock_file):
+            target = self.read_state().target(iqn)
+            lu = target.lun(lun) if target is not None and lun >= FIRST_LUN else None
+            if target is None or lu is None:
+                raise InvalidSpec(f"{ENGINE}: {iqn} has no LUN {lun}")
+            size = backing_size(lu.path)
+            params = [f"readonly={int(lu.readonly)}", f"scsi_sn={lu.serial}"]
+            change = Change("change", "lun", str(lun), iqn, f"size now {size} bytes")
+            steps = [
+                Step(delete_lun_args(target.tid, lun)),
+                Step(
+                    new_lun_args(target.tid, lun, lu.path, lu.block_size),
+                    record_size=(rec.lun_key(iqn, lun, lu.path), size),
+                ),
+                Step(param_args(target.tid, lun, params), change=change),
+            ]
+            changes = self._run_steps(steps, rec.load(self.records_path))
+        return ChangeReport(engine=ENGINE, changes=changes)
+
+    def _run_steps(self, steps: Sequence[Step], records: rec.Records) -> tuple[Change, ...]:
+        """Run the steps in order and report their changes; save the records after.
+
+        The save runs even when a step failed: what the steps before it created (accounts,
+        LUN sizes) is in tgtd now, and the records must say so for the next plan.
+        """
         changes: list[Change] = []
-        for step in steps:
-            if step.tolerate is None:
-                self.tgtadm.run(*step.args)
-            elif not self.tgtadm.attempt(*step.args, tolerate=step.tolerate):
-                continue
-            if step.record_account is not None:
-                user, fingerprint = step.record_account
-                records.accounts[user] = fingerprint
-            if step.record_size is not None:
-                key, size = step.record_size
-                records.sizes[key] = size
-            if step.change is not None:
-                changes.append(step.change)
-        return changes
+        try:
+            for step in steps:
+                if run_step(self.tgtadm, step, records) and step.change is not None:
+                    changes.append(step.change)
+        finally:
+            rec.save(self.records_path, records)
+        return tuple(changes)
 
     @staticmethod
-    def _prune(records: tgtrecord.Records, desired: DesiredState) -> None:
+    def _prune(records: rec.Records, desired: DesiredState) -> None:
         """Forget accounts and LUNs the desired state no longer has."""
-        keys = {
-            tgtrecord.lun_key(t.iqn, lun.lun, lun.path) for t in desired.targets for lun in t.luns
-        }
+        keys = {rec.lun_key(t.iqn, lun.lun, lun.path) for t in desired.targets for lun in t.luns}
         records.sizes = {k: v for k, v in records.sizes.items() if k in keys}
         users = {u for t in desired.targets if t.chap for u in (t.chap.user, t.chap.peer_user) if u}
         chap = desired.discovery_chap
         users |= {u for u in (chap.user, chap.peer_user) if u} if chap else set()
         records.accounts = {k: v for k, v in records.accounts.items() if k in users}
-
-    def refresh_lun_size(self, iqn: str, lun: int) -> ChangeReport:
-        """Re-add one LUN with its current settings so initiators see its backing's new size."""
-        with self._locked():
-            target = next((t for t in self.read_state().targets if t.name == iqn), None)
-            lu = target.lun(lun) if target is not None and lun >= FIRST_LUN else None
-            if target is None or lu is None:
-                raise InvalidSpec(f"{ENGINE}: {iqn} has no LUN {lun}")
-            size = backing_size(lu.path)
-            tid = ("--tid", str(target.tid), "--lun", str(lun))
-            self.tgtadm.run("--mode", "logicalunit", "--op", "delete", *tid)
-            self.tgtadm.run(
-                "--mode", "logicalunit", "--op", "new", *tid, "--backing-store", lu.path,
-                "--bstype", BSTYPE, "--blocksize", str(lu.block_size),
-            )  # fmt: skip
-            params = [f"readonly={int(lu.readonly)}", f"scsi_sn={lu.serial}"]
-            self.tgtadm.run("--mode", "logicalunit", "--op", "update", *tid,
-                            "--params", ",".join(params))  # fmt: skip
-            records = tgtrecord.load(self.records_path)
-            records.sizes[tgtrecord.lun_key(iqn, lun, lu.path)] = size
-            tgtrecord.save(self.records_path, records)
-        change = Change("change", "lun", str(lun), iqn, f"size now {size} bytes")
-        return ChangeReport(engine=ENGINE, changes=(change,))
 
     # -- portals memory --------------------------------------------------------------------
 
@@ -278,11 +229,6 @@ class TgtEngine:
             return ()
 
     def _remember_portals(self, portals: Sequence[PortalSpec]) -> None:
-        """Save the applied portals (atomically, only when they changed)."""
+        """Save the applied portals (atomically, only when they changed; nothing secret)."""
         text = json.dumps([[p.ip, p.port] for p in portals])
-        with contextlib.suppress(OSError):
-            if self.portals_path.read_text() == text:
-                return
-        tmp = self.portals_path.with_suffix(".tmp")
-        tmp.write_text(text)
-        os.replace(tmp, self.portals_path)
+        write_if_changed(self.portals_path, text, mode=0o644)
