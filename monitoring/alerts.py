@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
+from nasui.lib.units import format_bytes
+
 FULL_PERCENT = 80.0
 DDT_HORIZON = 24 * 3600  # warn when the DDT would pass its share of the ARC within a day
 GIB = 1024**3
@@ -23,15 +25,6 @@ class Alert:
     def as_dict(self) -> dict[str, str]:
         """For JSON and templates."""
         return asdict(self)
-
-
-def _size(value: float) -> str:
-    """Bytes in the largest binary unit that keeps the number readable."""
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if abs(value) < 1024 or unit == "TiB":
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{value:.1f} TiB"
 
 
 def pool_alerts(values: Mapping[str, float], health: Mapping[str, str]) -> list[Alert]:
@@ -75,7 +68,7 @@ def swap_alert(values: Mapping[str, float]) -> list[Alert]:
             "warning",
             "swap",
             "swap",
-            f"Swap in use: {_size(used)}",
+            f"Swap in use: {format_bytes(used)}",
             "The machine ran out of RAM and moved memory to disk. Everything gets slower; with "
             "dedup on, this is often the dedup table crowding out the ARC.",
         )
@@ -109,15 +102,16 @@ def ddt_alerts(
         if not in_core:
             continue
         rate = (growth or {}).get(pool, 0.0)
-        what = f"{share:.0%} of {basis}, {_size(allowed)}"
+        what = f"{share:.0%} of {basis}, {format_bytes(allowed)}"
         if in_core > allowed:
             found.append(
                 Alert(
                     "danger",
                     "ddt",
                     pool,
-                    f"Dedup table of {pool} is too big for RAM: {_size(in_core)}",
-                    f"The dedup table needs {_size(in_core)} of RAM, more than its share ({what}). "
+                    f"Dedup table of {pool} is too big for RAM: {format_bytes(in_core)}",
+                    f"The dedup table needs {format_bytes(in_core)} of RAM, "
+                    f"more than its share ({what}). "
                     "When it does not fit in the ARC, every write and delete waits for disk reads: "
                     "copies and deletions can become 100x slower. Turn dedup off for new data or "
                     "add RAM.",
@@ -131,8 +125,8 @@ def ddt_alerts(
                     "ddt",
                     pool,
                     f"Dedup table of {pool} will outgrow RAM in about {hours:.0f} h",
-                    f"The dedup table uses {_size(in_core)} of RAM and grows by "
-                    f"{_size(rate * 3600)} an hour; at this pace it passes its share "
+                    f"The dedup table uses {format_bytes(in_core)} of RAM and grows by "
+                    f"{format_bytes(rate * 3600)} an hour; at this pace it passes its share "
                     f"({what}) within a day, and then writes and deletes on deduplicated "
                     "data slow down sharply.",
                 )

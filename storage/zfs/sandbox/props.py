@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from nasui.lib.units import format_size
 from storage.zfs.base import COMPRESSION_CHOICES, DEDUP_CHOICES
 from storage.zfs.errors import InvalidProperty
 from storage.zfs.sandbox.names import is_power_of_two, parse_size
@@ -102,7 +103,8 @@ def _block_size(low: int, high: int) -> Checker:
         size = parse_size(value, prop)
         if not is_power_of_two(size) or not low <= size <= high:
             raise InvalidProperty(
-                f"{prop} must be a power of 2 from {_human(low)} to {_human(high)}, got {value}"
+                f"{prop} must be a power of 2 from {format_size(low)} to {format_size(high)}, "
+                f"got {value}"
             )
         return str(size)
 
@@ -135,13 +137,6 @@ def _volsize(prop: str, value: str) -> str:
     size = parse_size(value, prop)
     if size <= 0:
         raise InvalidProperty(f"volsize must be positive, got {value!r}")
-    return str(size)
-
-
-def _human(size: int) -> str:
-    for unit, shift in (("M", 20), ("K", 10)):
-        if size >= 1 << shift and size % (1 << shift) == 0:
-            return f"{size >> shift}{unit}"
     return str(size)
 
 
