@@ -171,26 +171,27 @@ def test_duplicates_outside_dedup_datasets_are_not_deduplicated(engine):
     assert simulated.entries == 8
 
 
-def test_a_4k_zvol_dedups_at_any_4k_aligned_offset(engine):
-    engine.create_zvol("tank/vol", size=16 * MIB, volblocksize=4096, properties={"dedup": "on"})
+def _write_one_block_twice(engine, volblocksize: int, offsets: tuple[int, int]) -> None:
+    """A dedup zvol holding the same random 4 KiB block at two offsets, then rescanned."""
+    engine.create_zvol(
+        "tank/vol", size=16 * MIB, volblocksize=volblocksize, properties={"dedup": "on"}
+    )
     block = os.urandom(4096)
     with open(engine.zvol_path("tank/vol"), "r+b") as handle:
-        for offset in (4096 * 3, 4096 * 1001):
+        for offset in offsets:
             handle.seek(offset)
             handle.write(block)
     engine.rescan()
+
+
+def test_a_4k_zvol_dedups_at_any_4k_aligned_offset(engine):
+    _write_one_block_twice(engine, 4096, (4096 * 3, 4096 * 1001))
     assert engine.get_pool("tank").dedupratio == 2.0
     assert engine.dedup_table("tank").entries == 1
 
 
 def test_a_16k_zvol_does_not_see_4k_duplicates(engine):
-    engine.create_zvol("tank/vol", size=16 * MIB, volblocksize=16384, properties={"dedup": "on"})
-    block = os.urandom(4096)
-    with open(engine.zvol_path("tank/vol"), "r+b") as handle:
-        for offset in (4096 * 1, 4096 * 6):
-            handle.seek(offset)
-            handle.write(block)
-    engine.rescan()
+    _write_one_block_twice(engine, 16384, (4096 * 1, 4096 * 6))
     assert engine.get_pool("tank").dedupratio == 1.0
 
 
