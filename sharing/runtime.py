@@ -13,7 +13,9 @@ from django.conf import settings
 from sharing.desired_state import build_desired_state
 from sharing.iscsi.base import ChangeReport, IscsiEngine
 from sharing.iscsi.desired import DesiredState
-from sharing.iscsi.errors import IscsiError
+from sharing.iscsi.errors import InvalidSpec, IscsiError
+from storage import paths
+from storage.engine import get_engine
 
 log = logging.getLogger(__name__)
 ACTIONS = ("start", "stop", "restart")
@@ -67,11 +69,16 @@ def first_lun() -> int:
 
 
 def _path_of(kind: str, source: str) -> str:
-    """Where an extent's data lives: the zvol's device (or sandbox file), or the file."""
-    if kind != "zvol":
-        return source
-    from storage.engine import get_engine
+    """Where an extent's data lives: the zvol's device (or sandbox file), or the file.
 
+    A file is checked again here, not only when the extent was made: a link planted in its
+    place later must not hand the target a file outside the pools.
+    """
+    if kind != "zvol":
+        problem = paths.pool_path_problem(source)
+        if problem:
+            raise InvalidSpec(f"file extent {source}: {problem}")
+        return source
     return str(get_engine().zvol_path(source))
 
 

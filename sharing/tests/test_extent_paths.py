@@ -88,3 +88,17 @@ def test_under_a_dataset_mounted_at_root_system_files_are_still_refused(monkeypa
     assert "never shares" in (paths.pool_path_problem("/etc/shadow") or "")
     assert "never shares" in (paths.pool_path_problem(str(settings.DATA_DIR / "x.img")) or "")
     assert paths.pool_path_problem("/srv/vm/disk.img") is None
+
+
+def test_a_link_swapped_in_after_creation_is_never_handed_to_the_target(fake_target, media):
+    from sharing import runtime
+
+    image = media / "disk.img"
+    extent = services.extent_create(name="img", kind="file", path=str(image))
+    portal = services.portal_create(addresses=["127.0.0.1"])
+    target = services.target_create(name="img", groups=[{"portal": portal}])
+    services.association_create(target=target, extent=extent)
+    image.unlink()
+    os.symlink("/etc/passwd", image)
+    with pytest.raises(runtime.IscsiApplyError, match="disk.img"):
+        runtime.apply_configuration()
