@@ -22,7 +22,8 @@ def lines(text: str) -> list[str]:
 def _secret_field(**kwargs: Any) -> forms.CharField:
     """An optional CHAP secret box: never filled back in, and browsers offer a new password."""
     widget = forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"})
-    return forms.CharField(required=False, widget=widget, **kwargs)
+    # strip=False: a secret is stored exactly as typed or refused, never quietly trimmed.
+    return forms.CharField(required=False, strip=False, widget=widget, **kwargs)
 
 
 class SettingsForm(StyledForm):

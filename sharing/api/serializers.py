@@ -57,8 +57,13 @@ class InitiatorGroupSerializer(serializers.ModelSerializer[InitiatorGroup]):
 class AuthGroupSerializer(serializers.ModelSerializer[AuthGroup]):
     """CHAP credentials; secrets can be written, never read."""
 
-    secret = serializers.CharField(write_only=True, required=False, allow_blank=True)
-    peer_secret = serializers.CharField(write_only=True, required=False, allow_blank=True)
+    # trim_whitespace=False: a secret is stored exactly as sent or refused, never trimmed.
+    secret = serializers.CharField(
+        write_only=True, required=False, allow_blank=True, trim_whitespace=False
+    )
+    peer_secret = serializers.CharField(
+        write_only=True, required=False, allow_blank=True, trim_whitespace=False
+    )
 
     class Meta:
         model = AuthGroup
@@ -148,5 +153,5 @@ class WizardSerializer(serializers.Serializer[Any]):
     initiator = serializers.CharField(required=False, allow_blank=True, default="")
     chap_user = serializers.CharField(required=False, allow_blank=True, default="")
     chap_secret = serializers.CharField(
-        required=False, allow_blank=True, default="", write_only=True
+        required=False, allow_blank=True, default="", write_only=True, trim_whitespace=False
     )

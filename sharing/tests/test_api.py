@@ -85,3 +85,25 @@ def test_settings_validate_the_base_name(admin_client, fake_target):
     )
     assert response.status_code == 400
     assert "basename" in response.json()["fields"]
+
+
+@pytest.mark.parametrize("secret", [f" {SECRET}", f"{SECRET} ", f"\t{SECRET}"])
+def test_a_secret_with_surrounding_space_is_refused_not_trimmed(admin_client, fake_target, secret):
+    response = admin_client.post(
+        "/api/sharing/iscsi/auth-groups/",
+        {"tag": 3, "user": "alice", "secret": secret},
+        content_type=JSON,
+    )
+    assert response.status_code == 400
+    assert "secret" in response.json()["fields"]
+    assert not AuthGroup.objects.exists()
+
+
+def test_the_form_refuses_a_secret_with_surrounding_space(admin_client, fake_target):
+    response = admin_client.post(
+        "/sharing/auth-groups/add/",
+        {"tag": 4, "user": "alice", "secret": f"{SECRET} "},
+    )
+    assert response.status_code == 400
+    assert "must not start or end with whitespace" in response.content.decode()
+    assert not AuthGroup.objects.exists()
