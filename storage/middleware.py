@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from storage.zfs.errors import ZfsError
+from storage.zfs.errors import DatasetNotFound, InvalidProperty, PoolNotFound, ZfsError
 
 
 class ZfsErrorPageMiddleware:
@@ -22,5 +22,8 @@ class ZfsErrorPageMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, ZfsError) or request.path.startswith("/api/"):
             return None
+        if isinstance(exception, PoolNotFound | DatasetNotFound | InvalidProperty):
+            # A name that does not exist (or cannot) is a missing page, not an outage.
+            raise Http404(exception.message) from exception
         context = {"error": exception.message, "command": " ".join(exception.argv)}
         return render(request, "storage/unavailable.html", context, status=503)

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from storage.zfs import errors as zfs
 from storage.zfs.errors import ZfsError
 
 NON_FIELD = "non_field_errors"
@@ -40,6 +41,16 @@ def _field_errors(detail: Any) -> dict[str, list[str]]:
     return {NON_FIELD: _flatten(detail)}
 
 
+def _from_engine(exc: ZfsError) -> exceptions.APIException:
+    """A name that does not exist is a 404 and a malformed one a 400: clients and monitors
+    read 503 as an outage, so it is kept for an engine that really is unavailable."""
+    if isinstance(exc, zfs.PoolNotFound | zfs.DatasetNotFound):
+        return exceptions.NotFound(f"Not found: {exc.message}")
+    if isinstance(exc, zfs.InvalidProperty):
+        return exceptions.ValidationError({"name": [exc.message]})
+    return StorageUnavailable(f"The storage engine reported an error: {exc.message}")
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Let DRF build the response, then reshape its body; service ValidationErrors become 400."""
     if isinstance(exc, DjangoValidationError):
@@ -49,7 +60,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
     elif isinstance(exc, ZfsError):
-        exc = StorageUnavailable(f"The storage engine reported an error: {exc.message}")
+        exc = _from_engine(exc)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

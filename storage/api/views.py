@@ -144,6 +144,8 @@ class _DatasetBase(ListViewSet):
     )
     def list(self, request: Request) -> Response:
         pool = request.query_params.get("pool") or None
+        if pool is not None and pool not in {p.name for p in selectors.pool_list()}:
+            raise v.fail("pool", f"No pool is named “{pool}”.")
         items = selectors.dataset_list(pool, volumes=self.volumes)
         return self.paginated(request, items, s.DatasetSerializer)
 

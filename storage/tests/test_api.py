@@ -166,3 +166,36 @@ def test_a_zfs_failure_is_a_503_with_the_engines_words(api, admin_client, monkey
     }
     assert page.status_code == 503
     assert "The ZFS modules are not loaded." in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/storage/datasets/tank/nosuch/",
+        "/api/storage/zvols/tank/nosuch/",
+        "/api/storage/pools/nosuch/",
+    ],
+)
+def test_a_name_that_does_not_exist_is_404_not_an_outage(api, tank, url):
+    response = api.get(url)
+    assert response.status_code == 404, response.content
+    assert response.json()["code"] == "not_found"
+
+
+@pytest.mark.parametrize(
+    "url", ["/api/storage/datasets/0/", "/api/storage/pools/-f/", "/api/storage/zvols/a/../b/"]
+)
+def test_a_malformed_name_is_not_an_outage(api, tank, url):
+    response = api.get(url)
+    assert response.status_code in (400, 404), response.content
+    assert response.json()["code"] != "storage_unavailable"
+
+
+def test_filtering_by_an_unknown_pool_names_the_parameter(api, tank):
+    response = api.get("/api/storage/datasets/?pool=nosuch")
+    assert response.status_code == 400
+    assert response.json()["fields"] == {"pool": ["No pool is named “nosuch”."]}
+
+
+def test_a_missing_dataset_page_is_404(admin_client, tank):
+    assert admin_client.get("/storage/datasets/tank/nosuch/").status_code == 404
