@@ -126,6 +126,7 @@ AXES_FAILURE_LIMIT = CONFIG.login_failure_limit
 AXES_COOLOFF_TIME = timedelta(minutes=CONFIG.login_cooloff_minutes)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_LOCKOUT_CALLABLE = "nasui.lockout.lockout_response"  # JSON for scripts on /api/
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 

@@ -38,3 +38,19 @@ class SelfTestSerializer(serializers.Serializer[None]):
     """Parameters of the self-test job."""
 
     steps = serializers.IntegerField(min_value=1, max_value=20, default=5)
+
+
+class TokenRequestSerializer(serializers.Serializer[dict[str, str]]):
+    """Credentials and a name for the new token."""
+
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False, write_only=True)
+    name = serializers.CharField(max_length=100, help_text="What will use it, e.g. 'backup'.")
+
+
+class NewTokenSerializer(serializers.Serializer[dict[str, str]]):
+    """The new token: `token` is shown this once and never again."""
+
+    token = serializers.CharField()
+    name = serializers.CharField()
+    prefix = serializers.CharField()

@@ -1,7 +1,9 @@
 """The core API router (mounted at /api/)."""
 
+from django.urls import path
 from rest_framework.routers import DefaultRouter
 
+from nasui.api.tokens import TokenCreateView
 from nasui.api.views import JobViewSet, NasuiApiRoot
 
 
@@ -13,4 +15,4 @@ class Router(DefaultRouter):
 
 router = Router()
 router.register("jobs", JobViewSet, basename="job")
-urlpatterns = router.urls
+urlpatterns = [path("tokens/", TokenCreateView.as_view(), name="api-token"), *router.urls]

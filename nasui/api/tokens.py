@@ -1,0 +1,51 @@
+"""POST /api/tokens/: a script trades a user name and password for a personal API token."""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from nasui import services
+from nasui.api.bodies import validated
+from nasui.api.serializers import NewTokenSerializer, TokenRequestSerializer
+
+
+class TokenCreateView(APIView):
+    """Create a token from credentials, under the same lock-out as the login page."""
+
+    # No session and no token yet: the credentials in the body are the authentication, so
+    # there is no CSRF to check either.
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+
+    def get_authenticate_header(self, request: Request) -> str:
+        """Wrong credentials are a 401 (DRF makes them 403 without an authentication class)."""
+        return 'Token realm="api"'
+
+    @extend_schema(
+        request=TokenRequestSerializer,
+        responses={
+            201: NewTokenSerializer,
+            401: OpenApiResponse(description="Wrong user name or password."),
+            429: OpenApiResponse(description="Locked out after repeated failures."),
+        },
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        """Check the credentials, then return a new token once (it is never shown again)."""
+        data = validated(TokenRequestSerializer, request.data)
+        # The Django request, so that django-axes counts failures and applies its lock-out.
+        user = authenticate(request._request, username=data["username"], password=data["password"])
+        if getattr(request._request, "axes_locked_out", False):
+            return Response(status=429)  # replaced by the lock-out answer (nasui.lockout)
+        if not isinstance(user, User) or not user.is_active:
+            raise exceptions.AuthenticationFailed("Wrong user name or password.")
+        token, key = services.api_token_create(user=user, name=data["name"])
+        body = {"token": key, "name": token.name, "prefix": token.prefix}
+        return Response(NewTokenSerializer(body).data, status=status.HTTP_201_CREATED)
