@@ -7,3 +7,13 @@ document.addEventListener("submit", function (event) {
     event.preventDefault();
   }
 }, true);
+
+// Polling elements (hx-trigger="every Ns") skip their request while the tab is hidden. This is
+// what a trigger filter like [!document.hidden] would do, without htmx evaluating a string as
+// code, which the Content-Security-Policy forbids.
+document.addEventListener("htmx:beforeRequest", function (event) {
+  var trigger = event.detail.elt.getAttribute("hx-trigger") || "";
+  if (document.hidden && /^\s*every\s/.test(trigger)) {
+    event.preventDefault();
+  }
+});
