@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -23,6 +23,14 @@ class StorageUnavailable(exceptions.APIException):
 
     status_code = 503
     default_code = "storage_unavailable"
+
+
+class BodyTooLarge(exceptions.APIException):
+    """The request body is over DATA_UPLOAD_MAX_MEMORY_SIZE."""
+
+    status_code = 413
+    default_code = "too_large"
+    default_detail = "The request body is too large."
 
 
 def _flatten(detail: Any) -> list[str]:
@@ -53,7 +61,9 @@ def _from_engine(exc: ZfsError) -> exceptions.APIException:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Let DRF build the response, then reshape its body; service ValidationErrors become 400."""
-    if isinstance(exc, DjangoValidationError):
+    if isinstance(exc, RequestDataTooBig):
+        exc = BodyTooLarge()
+    elif isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or None)

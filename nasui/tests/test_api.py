@@ -71,3 +71,17 @@ def test_unsupported_method_has_the_same_shape(admin_client):
     response = admin_client.delete("/api/jobs/")
     assert response.status_code == 405
     assert response.json()["code"] == "method_not_allowed"
+
+
+def test_a_body_over_the_limit_is_a_json_413(admin_client, settings):
+    body = "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)
+    response = admin_client.post("/api/jobs/self-test/", data=body, content_type="application/json")
+    assert response.status_code == 413
+    assert response.json()["code"] == "too_large"
+
+
+def test_json_nested_too_deep_is_a_400_not_a_crash(admin_client):
+    body = "[" * 1000 + "]" * 1000
+    response = admin_client.post("/api/jobs/self-test/", data=body, content_type="application/json")
+    assert response.status_code == 400
+    assert "nested too deeply" in response.json()["detail"]
