@@ -15,6 +15,8 @@ from nasui.lib.units import format_size as format_size  # re-exported: services 
 from storage.zfs import names
 from storage.zfs.base import COMPRESSION_CHOICES, MIN_DISKS
 
+# ZFS keeps sizes in signed 64-bit fields in places: 8 EiB is beyond any real pool anyway.
+MAX_SIZE = 2**63 - 1
 MAX_NAME = 200  # ZFS allows 255 bytes for a full name; the panel keeps room for snapshots
 KIB = 1024
 UNITS = {"": 1, "B": 1, "K": KIB, "M": KIB**2, "G": KIB**3, "T": KIB**4, "P": KIB**5}
@@ -94,9 +96,14 @@ def parse_size(text: str | int, field: str = "size", *, allow_zero: bool = False
             number = Decimal(match.group(1))
         except InvalidOperation as exc:  # pragma: no cover - the regex only lets digits in
             raise fail(field, "Enter a number followed by a unit.") from exc
-        value = int(number * UNITS[match.group(2).upper()])
+        exact = number * UNITS[match.group(2).upper()]
+        if exact != exact.to_integral_value():
+            raise fail(field, f"{text} is not a whole number of bytes; use a unit, e.g. 1.5K.")
+        value = int(exact)
     if value < 0 or (value == 0 and not allow_zero):
         raise fail(field, "Must be larger than zero.")
+    if value > MAX_SIZE:
+        raise fail(field, "At most 8 EiB: ZFS keeps sizes in 64 bits.")
     return value
 
 

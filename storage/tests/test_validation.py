@@ -108,3 +108,19 @@ def test_block_sizes_must_be_powers_of_two_in_range():
         v.validate_block_size(3000, v.VOLBLOCKSIZES, "volblocksize")
     with pytest.raises(ValidationError, match="from 512 to 1M"):
         v.validate_block_size(2 * 1024**2, v.RECORDSIZES, "recordsize")
+
+
+@pytest.mark.parametrize("text", ["9" * 400, 2**70, "99999999P"])
+def test_a_size_beyond_64_bits_is_refused(text):
+    with pytest.raises(ValidationError, match="At most 8 EiB"):
+        v.parse_size(text)
+
+
+@pytest.mark.parametrize("text", ["1.5", "0.0001K", "1.3K"])
+def test_a_size_that_is_not_whole_bytes_is_refused_not_rounded(text):
+    with pytest.raises(ValidationError, match="not a whole number of bytes"):
+        v.parse_size(text)
+
+
+def test_a_fractional_size_with_a_unit_that_comes_to_whole_bytes_is_fine():
+    assert v.parse_size("1.5K") == 1536

@@ -242,3 +242,33 @@ def test_listing_a_thousand_datasets_is_fast(engine):
     elapsed = time.perf_counter() - started
     assert len(listed) == 1001
     assert elapsed < 1.0
+
+
+def test_a_zvol_too_large_for_the_sandbox_files_leaves_nothing_behind(engine, monkeypatch):
+    import builtins
+
+    real_open = builtins.open
+
+    class RefusingFile:
+        """A file whose truncate fails as ext4 does past 16 TiB."""
+
+        def __init__(self, *args, **kwargs):
+            self.inner = real_open(*args, **kwargs)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.inner.close()
+
+        def truncate(self, size):
+            raise OSError(27, "File too large")
+
+    monkeypatch.setattr("storage.zfs.sandbox.datasets.open", RefusingFile, raising=False)
+    with pytest.raises(InvalidProperty, match="cannot hold a zvol this large"):
+        engine.create_zvol("tank/huge", size=16 << 40, sparse=True)
+    monkeypatch.undo()
+    with pytest.raises(DatasetNotFound):
+        engine.get_dataset("tank/huge")
+    leftovers = [p for p in Path(engine.root).rglob("*") if "huge" in p.name]
+    assert leftovers == [], leftovers

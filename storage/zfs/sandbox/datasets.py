@@ -129,9 +129,7 @@ class DatasetOps:
                 raise NoSpace(f"cannot create '{name}': out of space (needs {size} bytes)")
             tree.datasets[rel] = _record(props.VOLUME, local, self._clock())
             path = tree.data_path(rel)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "wb") as handle:
-                handle.truncate(size)
+            _sparse_file(path, size)
 
     # -- change --------------------------------------------------------------------------
     def set_properties(self, name: str, properties: Mapping[str, str]) -> None:
@@ -241,3 +239,20 @@ def _check_limits(tree: PoolTree, rel: str, change: Mapping[str, str], name: str
         extra = max(0, wanted - max(current, base))
         if extra > space.available:
             raise NoSpace(f"cannot set {prop} of '{name}': size is greater than available space")
+
+
+def _sparse_file(path: Path, size: int) -> None:
+    """A sparse file of `size` bytes; nothing is left behind when the file system refuses it."""
+    made_dir = not path.parent.exists()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with open(path, "wb") as handle:
+            handle.truncate(size)
+    except OSError as exc:
+        path.unlink(missing_ok=True)
+        if made_dir:
+            path.parent.rmdir()
+        # ext4 stops at 16 TiB a file: a limit of the sandbox's files, not of ZFS.
+        raise InvalidProperty(
+            f"volsize {size}: the sandbox cannot hold a zvol this large ({exc.strerror})"
+        ) from exc
