@@ -24,6 +24,8 @@ class SettingsSerializer(serializers.ModelSerializer[IscsiSettings]):
     class Meta:
         model = IscsiSettings
         fields = ["basename", "port"]
+        # PUT replaces the settings whole: both are needed (a default would hide a typo).
+        extra_kwargs: dict[str, Any] = {"port": {"required": True}}
 
 
 class PortalSerializer(serializers.ModelSerializer[Portal]):

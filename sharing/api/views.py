@@ -112,7 +112,11 @@ class AuthGroupViewSet(_ConfigViewSet):
         return selectors.auth_group_list()
 
     def create_via_service(self, data: dict[str, Any]) -> Model:
-        return services.auth_group_create(**data)
+        # A secret left out is "" here, so the service names the field and its rule.
+        secrets = {"secret": data.get("secret", ""), "peer_secret": data.get("peer_secret", "")}
+        return services.auth_group_create(
+            tag=data["tag"], user=data["user"], peer_user=data.get("peer_user", ""), **secrets
+        )
 
     def update_via_service(self, obj: Any, data: dict[str, Any]) -> Model:
         # Secrets are write-only: one left out of a PATCH is "", which keeps the stored one.

@@ -107,3 +107,20 @@ def test_the_form_refuses_a_secret_with_surrounding_space(admin_client, fake_tar
     assert response.status_code == 400
     assert "must not start or end with whitespace" in response.content.decode()
     assert not AuthGroup.objects.exists()
+
+
+def test_an_auth_group_without_a_secret_names_the_field(admin_client, fake_target):
+    response = admin_client.post(
+        "/api/sharing/iscsi/auth-groups/", {"tag": 1, "user": "bob"}, content_type=JSON
+    )
+    assert response.status_code == 400
+    assert list(response.json()["fields"]) == ["secret"]
+    assert not AuthGroup.objects.exists()
+
+
+def test_putting_settings_without_the_port_names_the_field(admin_client, fake_target):
+    response = admin_client.put(
+        "/api/sharing/iscsi/settings/", {"basename": "iqn.2026-11.local.nasui"}, content_type=JSON
+    )
+    assert response.status_code == 400
+    assert response.json()["fields"] == {"port": ["This field is required."]}
