@@ -54,3 +54,7 @@ urlpatterns = [
     ),
     path("api/", include(api_patterns)),
 ]
+
+handler400 = "nasui.error_pages.bad_request"
+handler404 = "nasui.error_pages.not_found"
+handler500 = "nasui.error_pages.server_error"

@@ -85,3 +85,25 @@ def test_json_nested_too_deep_is_a_400_not_a_crash(admin_client):
     response = admin_client.post("/api/jobs/self-test/", data=body, content_type="application/json")
     assert response.status_code == 400
     assert "nested too deeply" in response.json()["detail"]
+
+
+def test_a_url_no_route_matches_is_a_json_404(admin_client):
+    response = admin_client.get("/api/sharing/iscsi/portals/-1.5e-38/")
+    assert response.status_code == 404
+    assert response.json() == {"detail": "Not found.", "code": "not_found", "fields": {}}
+
+
+def test_a_page_no_route_matches_is_still_a_page(admin_client):
+    response = admin_client.get("/storage/no/such/page/")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
+
+
+def test_every_operation_documents_the_error_body():
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    assert set(schema["components"]["schemas"]["Error"]["required"]) == {"detail", "code", "fields"}
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            assert {"400", "401", "404"} <= set(operation["responses"]), (method, path)

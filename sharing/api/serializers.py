@@ -25,7 +25,10 @@ class SettingsSerializer(serializers.ModelSerializer[IscsiSettings]):
         model = IscsiSettings
         fields = ["basename", "port"]
         # PUT replaces the settings whole: both are needed (a default would hide a typo).
-        extra_kwargs: dict[str, Any] = {"port": {"required": True}}
+        extra_kwargs: dict[str, Any] = {
+            "basename": {"required": True},
+            "port": {"required": True},
+        }
 
 
 class PortalSerializer(serializers.ModelSerializer[Portal]):

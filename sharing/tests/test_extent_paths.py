@@ -100,5 +100,5 @@ def test_a_link_swapped_in_after_creation_is_never_handed_to_the_target(fake_tar
     services.association_create(target=target, extent=extent)
     image.unlink()
     os.symlink("/etc/passwd", image)
-    with pytest.raises(runtime.IscsiApplyError, match="disk.img"):
+    with pytest.raises(runtime.IscsiApplyError, match=r"disk\.img"):
         runtime.apply_configuration()

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -40,7 +39,37 @@ class PoolSerializer(serializers.Serializer[Any]):
     dedupratio = serializers.FloatField()
 
 
-@extend_schema_field(OpenApiTypes.OBJECT)
+_VDEV_PROPERTIES = {
+    "name": {"type": "string"},
+    "type": {"type": "string"},
+    "state": {"type": "string"},
+    "read_errors": {"type": "integer"},
+    "write_errors": {"type": "integer"},
+    "cksum_errors": {"type": "integer"},
+    "note": {"type": "string"},
+}
+# A vdev's children are vdevs again (mirror -> disks); two levels are described, deeper ones
+# are objects of the same shape.
+_VDEV = {
+    "type": "object",
+    "properties": {
+        **_VDEV_PROPERTIES,
+        "children": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    **_VDEV_PROPERTIES,
+                    "children": {"type": "array", "items": {"type": "object"}},
+                },
+            },
+        },
+    },
+    "required": [*_VDEV_PROPERTIES, "children"],
+}
+
+
+@extend_schema_field({"type": "array", "items": _VDEV})
 class VdevField(serializers.Field[Vdev, Any, Any, Any]):
     """A vdev subtree as nested objects."""
 
