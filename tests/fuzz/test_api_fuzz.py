@@ -79,7 +79,10 @@ def test_no_operation_answers_5xx_or_off_its_schema(live_server, storage, token)
         str(REPORTS),
         "--no-color",
     ]
-    result = subprocess.run(argv, capture_output=True, text=True, timeout=900, check=False)
     REPORTS.mkdir(parents=True, exist_ok=True)
+    # Run from the reports folder: schemathesis keeps its cache in the working directory.
+    result = subprocess.run(
+        argv, capture_output=True, text=True, timeout=900, check=False, cwd=REPORTS
+    )
     (REPORTS / "output.txt").write_text(result.stdout + result.stderr)
     assert result.returncode == 0, result.stdout[-8000:] + result.stderr[-2000:]
