@@ -204,7 +204,7 @@ def dataset_create(
     """Create a file system under `parent` with the chosen properties."""
     full = _child_name(parent, name)
     extra: dict[str, Any] = {"atime": v.validate_choice(atime, ["inherit", "on", "off"], "atime")}
-    if recordsize:
+    if recordsize is not None:
         extra["recordsize"] = v.validate_block_size(recordsize, v.RECORDSIZES, "recordsize")
     if quota:
         extra["quota"] = v.parse_size(quota, "quota")
@@ -247,7 +247,7 @@ def dataset_update(
     extra: dict[str, Any] = {}
     if atime is not None:
         extra["atime"] = v.validate_choice(atime, ["inherit", "on", "off"], "atime")
-    if recordsize:
+    if recordsize is not None:
         extra["recordsize"] = v.validate_block_size(recordsize, v.RECORDSIZES, "recordsize")
     for prop, text in (("quota", quota), ("reservation", reservation)):
         if text is not None:

@@ -191,3 +191,15 @@ def test_a_scrub_job_follows_the_scrub_to_its_end(tank, admin_user):
     assert job.status == "succeeded", job.error
     assert job.result == {"pool": "tank", "state": "finished", "errors": 0}
     assert selectors.pool_detail("tank").status.scan.state == "finished"
+
+
+def test_a_record_size_of_zero_is_refused_not_ignored(tank):
+    with pytest.raises(ValidationError) as exc:
+        services.dataset_create(parent="tank", name="zero", recordsize=0)
+    assert "recordsize" in exc.value.message_dict
+
+
+def test_a_reservation_beyond_the_pool_is_refused_and_nothing_is_made(tank):
+    with pytest.raises(ValidationError):
+        services.dataset_create(parent="tank", name="greedy", reservation="1P")
+    assert "tank/greedy" not in [d.name for d in selectors.dataset_list("tank")]

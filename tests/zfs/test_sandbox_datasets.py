@@ -272,3 +272,19 @@ def test_a_zvol_too_large_for_the_sandbox_files_leaves_nothing_behind(engine, mo
         engine.get_dataset("tank/huge")
     leftovers = [p for p in Path(engine.root).rglob("*") if "huge" in p.name]
     assert leftovers == [], leftovers
+
+
+@pytest.mark.parametrize("prop", ["reservation", "refreservation"])
+def test_a_new_dataset_cannot_reserve_more_than_the_pool_has(engine, prop):
+    with pytest.raises(NoSpace, match="greater than available space"):
+        engine.create_dataset("tank/greedy", properties={prop: str(1 << 50)})
+    with pytest.raises(DatasetNotFound):
+        engine.get_dataset("tank/greedy")
+    assert engine.get_dataset("tank").available > 0
+
+
+def test_a_sparse_zvol_cannot_carry_a_reservation_beyond_the_pool(engine):
+    with pytest.raises(NoSpace):
+        engine.create_zvol(
+            "tank/vol", size=16 << 20, sparse=True, properties={"reservation": str(2**62)}
+        )

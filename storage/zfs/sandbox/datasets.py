@@ -98,6 +98,7 @@ class DatasetOps:
         local = _normalized(properties or {}, props.FILESYSTEM)
         with self._state.transaction() as state:
             tree, rel = self._parent_for_new(state, name)
+            _check_new_reservation(tree, tree.parent(rel) or "", local, name)
             tree.datasets[rel] = _record(props.FILESYSTEM, local, self._clock())
             tree.data_path(rel).mkdir(parents=True, exist_ok=True)
 
@@ -123,10 +124,7 @@ class DatasetOps:
             local.setdefault("refreservation", local["volsize"])
         with self._state.transaction() as state:
             tree, rel = self._parent_for_new(state, name)
-            parent = tree.parent(rel) or ""
-            available = figures.SpaceCalculator(tree).space(parent).available
-            if int(local.get("refreservation", 0)) > available:
-                raise NoSpace(f"cannot create '{name}': out of space (needs {size} bytes)")
+            _check_new_reservation(tree, tree.parent(rel) or "", local, name)
             tree.datasets[rel] = _record(props.VOLUME, local, self._clock())
             path = tree.data_path(rel)
             _sparse_file(path, size)
@@ -239,6 +237,19 @@ def _check_limits(tree: PoolTree, rel: str, change: Mapping[str, str], name: str
         extra = max(0, wanted - max(current, base))
         if extra > space.available:
             raise NoSpace(f"cannot set {prop} of '{name}': size is greater than available space")
+
+
+def _check_new_reservation(
+    tree: PoolTree, parent: str, local: Mapping[str, str], name: str
+) -> None:
+    """A new dataset's reservation (or a thick zvol's) must fit what its parent has free."""
+    wanted = max(int(local.get(prop, 0)) for prop in _RESERVATIONS)
+    available = figures.SpaceCalculator(tree).space(parent).available
+    if wanted > available:
+        raise NoSpace(
+            f"cannot create '{name}': size is greater than available space "
+            f"({wanted} bytes wanted, {available} available)"
+        )
 
 
 def _sparse_file(path: Path, size: int) -> None:
