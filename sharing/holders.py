@@ -1,8 +1,12 @@
-"""Sharing's answer to storage's usage registry: which shares serve a dataset or zvol."""
+"""Sharing's side of storage's usage registry: which shares hold a zvol, and zvols that grew."""
 
 from __future__ import annotations
 
-from storage.usage import Holder, register_holder_checker
+import logging
+
+from storage.usage import Holder, register_holder_checker, register_resize_listener
+
+log = logging.getLogger(__name__)
 
 
 def iscsi_extent_holders(zfs_name: str, include_children: bool) -> list[Holder]:
@@ -14,6 +18,18 @@ def iscsi_extent_holders(zfs_name: str, include_children: bool) -> list[Holder]:
     ]
 
 
+def refresh_grown_luns(zvol: str) -> None:
+    """Make every LUN over this zvol announce its new capacity to initiators, within seconds."""
+    from sharing import runtime
+
+    try:
+        runtime.refresh_luns_of(zvol)
+    except runtime.IscsiApplyError:
+        # The zvol did grow; the LUN catches up at the next apply or restart. Say so in the log.
+        log.exception("could not refresh the LUNs over %s after it grew", zvol)
+
+
 def register() -> None:
     """Tell storage about every kind of share that can hold a dataset or zvol."""
     register_holder_checker("sharing.iscsi", iscsi_extent_holders)
+    register_resize_listener("sharing.iscsi", refresh_grown_luns)

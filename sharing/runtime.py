@@ -104,6 +104,25 @@ def apply_configuration() -> ChangeReport:
         raise IscsiApplyError(f"The {engine_name()} target refused the change: {exc}") from exc
 
 
+def refresh_luns_of(zvol: str) -> list[ChangeReport]:
+    """Re-announce the size of every LUN served from `zvol` (after it grew); nothing if stopped."""
+    from sharing.models import IscsiSettings, TargetExtent
+    from sharing.validation import target_iqn
+
+    target = engine()
+    if not _serving(target):
+        return []  # applied from the zvol's current size when the service starts
+    basename = IscsiSettings.load().basename
+    mappings = TargetExtent.objects.filter(extent__zvol=zvol, extent__kind="zvol")
+    try:
+        return [
+            target.refresh_lun_size(target_iqn(basename, m.target.name), m.lun_id)
+            for m in mappings.select_related("target")
+        ]
+    except IscsiError as exc:
+        raise IscsiApplyError(f"The {engine_name()} target kept the old size: {exc}") from exc
+
+
 def restore_configuration() -> None:
     """After a refused change was rolled back, put the target back to the saved state."""
     try:

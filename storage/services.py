@@ -331,6 +331,7 @@ def zvol_update(
             raise v.fail("size", f"Must be a multiple of the block size ({v.format_size(block)}).")
         if new_size != current.volsize:
             _engine_call(lambda: get_engine().grow_zvol(name, new_size), "size")
+            usage.zvol_grew(name)
     return _apply_changes(name, props)
 
 

@@ -43,6 +43,22 @@ def holders_of(name: str, *, include_children: bool = False) -> list[Holder]:
     return [holder for checker in _checkers.values() for holder in checker(name, include_children)]
 
 
+# zvol name -> None; called after the zvol grew, so whoever serves it can show the new size.
+ResizeListener = Callable[[str], None]
+_resize_listeners: dict[str, ResizeListener] = {}
+
+
+def register_resize_listener(key: str, listener: ResizeListener) -> None:
+    """Be told when a zvol grew (an iSCSI LUN must announce its new capacity)."""
+    _resize_listeners[key] = listener
+
+
+def zvol_grew(name: str) -> None:
+    """Tell every listener that `name` grew; storage calls this after a successful grow."""
+    for listener in _resize_listeners.values():
+        listener(name)
+
+
 def in_use_message(holders: Iterable[Holder]) -> str:
     """ "In use by iSCSI extent a, b: remove it first." — one phrase per kind of holder."""
     by_kind: dict[str, list[str]] = {}

@@ -191,3 +191,15 @@ def test_the_boot_step_starts_the_target_and_applies_once(shared, target_service
     assert runtime.engine().is_running()  # left running: the boot step does not stop it
     result = as_pc(target_service)
     assert result.ok, result.output
+
+
+def test_growing_a_shared_zvol_reaches_the_initiator_at_once(admin_client, shared, target_service):
+    lun = url("127.0.0.1", target_service, DISK, 1, user="pc", secret=SECRET)
+    assert read_capacity(lun, PC)[1] == 64 * MIB
+    response = admin_client.patch(
+        "/api/storage/zvols/tank/disk/", {"size": "96M"}, content_type="application/json"
+    )
+    assert response.status_code == 200, response.content
+    result, size, block = read_capacity(lun, PC)
+    assert result.ok, result.output
+    assert (size, block) == (96 * MIB, 4096)

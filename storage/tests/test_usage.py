@@ -75,3 +75,16 @@ def test_a_parent_of_a_held_zvol_is_not_destroyed(tank, registered):
     with pytest.raises(ValidationError, match="NFS export vmstore"):
         services.pool_export(name="tank")
     assert get_engine().get_dataset("tank/vm/disk").is_volume
+
+
+def test_growing_a_zvol_tells_the_resize_listeners(tank):
+    grown: list[str] = []
+    usage.register_resize_listener("test", grown.append)
+    try:
+        services.zvol_create(parent="tank", name="vol", size="64M", sparse=True)
+        services.zvol_update(name="tank/vol", size="64M")  # same size: nothing grew
+        assert grown == []
+        services.zvol_update(name="tank/vol", size="128M")
+        assert grown == ["tank/vol"]
+    finally:
+        usage._resize_listeners.pop("test", None)
