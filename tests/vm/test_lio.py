@@ -191,6 +191,22 @@ def test_host_clients_read_write_and_are_refused_as_they_should(lab: Lab) -> Non
     assert data == b"\xa5" * MIB
 
 
+def test_a_grown_zvol_reaches_the_initiator_after_a_refresh(lab: Lab, engine: CliZfsEngine) -> None:
+    engine.grow_zvol(f"{POOL}/lun0", 96 * MIB)
+    assert wait_for(lambda: _device_bytes(lab.zvol) == 96 * MIB, timeout=30)
+    report = lab.engine.refresh_lun_size(IQN, 0)
+    print(*report.lines(), sep="\n  ")
+    answers = ask_host(
+        "grown", [chap_check("readcap", 0, id="readcap_grown", block_size=4096, size=96 * MIB)]
+    )
+    assert_all_ok(answers)
+
+
+def _device_bytes(path: str) -> int:
+    with open(path, "rb") as dev:
+        return dev.seek(0, 2)
+
+
 def test_removing_a_lun_unexports_it_and_frees_the_zvol(lab: Lab, engine: CliZfsEngine) -> None:
     report = lab.engine.apply(state(file_lun(lab)))
     print(*report.lines(), sep="\n  ")
