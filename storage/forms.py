@@ -122,9 +122,7 @@ class ZvolCreateForm(ZvolPropertiesForm):
         help_text="16K suits most uses; small blocks lose most of the compression gain.",
     )
     sparse = forms.BooleanField(required=False, label="Sparse (thin): reserve no space up front")
-    force = forms.BooleanField(
-        required=False, label="Allow a thick zvol over 80% of the free space"
-    )
+    force = forms.BooleanField(required=False, label=v.FORCE_LABEL)
     field_order = ["parent", "name", "size", "volblocksize", "sparse"]
 
     def __init__(self, *args: Any, parents: list[str], **kwargs: Any) -> None:

@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
+from nasui.lib.units import format_bytes
 from nasui.models import Job
 from nasui.services import job_start
 from storage import selectors, tasks, usage
@@ -294,8 +295,9 @@ def zvol_create(
         if size_bytes > available * THICK_ZVOL_LIMIT and not force:
             raise v.fail(
                 "size",
-                f"A thick zvol of this size takes over 80% of the {v.format_size(available)} "
-                "free: make it sparse, smaller, or confirm with force.",
+                f"A thick zvol of this size takes over 80% of the {format_bytes(available)} "
+                f"free: make it sparse or smaller, or tick “{v.FORCE_LABEL}” "
+                "(force in the API).",
             )
     props = _validated_properties(
         compression=compression, dedup=dedup, comment=comment or None, extra={}

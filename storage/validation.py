@@ -17,6 +17,8 @@ from storage.zfs.base import COMPRESSION_CHOICES, MIN_DISKS
 
 # ZFS keeps sizes in signed 64-bit fields in places: 8 EiB is beyond any real pool anyway.
 MAX_SIZE = 2**63 - 1
+# The zvol form's checkbox says this, and the refusal that asks for it names it the same way.
+FORCE_LABEL = "Allow a thick zvol over 80% of the free space"
 MAX_NAME = 200  # ZFS allows 255 bytes for a full name; the panel keeps room for snapshots
 KIB = 1024
 UNITS = {"": 1, "B": 1, "K": KIB, "M": KIB**2, "G": KIB**3, "T": KIB**4, "P": KIB**5}

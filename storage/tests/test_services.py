@@ -147,7 +147,10 @@ def test_a_thick_zvol_over_80_percent_needs_force(tank):
     big = (int(free * 0.9) // 16384) * 16384
     with pytest.raises(ValidationError) as exc:
         services.zvol_create(parent="tank", name="big", size=big)
-    assert "over 80%" in _errors(exc)["size"][0]
+    message = _errors(exc)["size"][0]
+    assert "over 80%" in message
+    assert "GiB free" in message  # readable, not a raw byte count
+    assert "Allow a thick zvol over 80% of the free space" in message  # the checkbox's label
     zvol = services.zvol_create(parent="tank", name="big", size=big, force=True)
     assert zvol.sparse is False
 
