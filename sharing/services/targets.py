@@ -13,22 +13,22 @@ from sharing.services.apply import saved_and_applied
 def _clean_groups(groups: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Check each (portal, initiator group, auth method, auth group) entry."""
     if not groups:
-        raise v.fail("groups", "A target needs at least one portal.")
+        raise v.fail("groups.portal", "A target needs at least one portal.")
     cleaned = []
     for entry in groups:
         method = entry.get("auth_method") or TargetGroup.AuthMethod.NONE
         auth = entry.get("auth_group")
         if method not in TargetGroup.AuthMethod.values:
             raise v.fail(
-                "groups",
+                "groups.auth_method",
                 f"Authentication must be one of: {', '.join(TargetGroup.AuthMethod.values)}.",
             )
         if method != TargetGroup.AuthMethod.NONE and auth is None:
-            raise v.fail("groups", "CHAP needs an auth group with the user and secret.")
+            raise v.fail("groups.auth_group", "CHAP needs an auth group with the user and secret.")
         if method == TargetGroup.AuthMethod.MUTUAL and not (auth and auth.mutual):
-            raise v.fail("groups", "The auth group has no peer user for mutual CHAP.")
+            raise v.fail("groups.auth_group", "The auth group has no peer user for mutual CHAP.")
         if entry.get("portal") is None:
-            raise v.fail("groups", "Pick a portal.")
+            raise v.fail("groups.portal", "Pick a portal.")
         cleaned.append({**entry, "auth_method": method})
     return cleaned
 

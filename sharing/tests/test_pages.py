@@ -94,3 +94,16 @@ def test_deleting_an_unused_portal_asks_first_then_goes_back(client):
     assert response["Location"] == "/sharing/"
     assert "deleted." in client.get("/sharing/").content.decode()
     assert Portal.objects.count() == 0
+
+
+def test_chap_without_an_auth_group_is_said_at_the_auth_group_field(client):
+    _post(client, "portals/add/", {"addresses": "127.0.0.1", "comment": ""})
+    response = client.post(
+        "/sharing/targets/add/",
+        {"name": "disk", "portal": Portal.objects.get().pk, "auth_method": "chap"},
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert 'data-field-error="auth_group"' in page
+    assert "groups:" not in page
+    assert not Target.objects.exists()

@@ -122,7 +122,7 @@ def test_chap_needs_an_auth_group(fake_target):
     portal = services.portal_create(addresses=["127.0.0.1"])
     with pytest.raises(ValidationError) as exc:
         services.target_create(name="t", groups=[{"portal": portal, "auth_method": "chap"}])
-    assert "CHAP needs an auth group" in _errors(exc)["groups"][0]
+    assert "CHAP needs an auth group" in _errors(exc)["groups.auth_group"][0]
 
 
 def test_a_zvol_belongs_to_one_extent_and_an_extent_to_one_target(chain, zvol):
