@@ -54,6 +54,11 @@ def extent_list() -> QuerySet[Extent]:
     return Extent.objects.select_related("mapping__target")
 
 
+def unmapped_extents() -> QuerySet[Extent]:
+    """Extents not yet a LUN of any target: the only ones a new LUN can serve."""
+    return Extent.objects.filter(mapping__isnull=True)
+
+
 def association_list() -> QuerySet[TargetExtent]:
     """Every extent-to-target mapping."""
     return TargetExtent.objects.select_related("target", "extent")

@@ -107,3 +107,15 @@ def test_chap_without_an_auth_group_is_said_at_the_auth_group_field(client):
     assert 'data-field-error="auth_group"' in page
     assert "groups:" not in page
     assert not Target.objects.exists()
+
+
+def test_the_lun_form_offers_only_extents_not_yet_mapped(client, zvol):
+    from sharing import services
+
+    portal = services.portal_create(addresses=["127.0.0.1"])
+    target = services.target_create(name="disk", groups=[{"portal": portal}])
+    mapped = services.extent_create(name="mapped", zvol=zvol)
+    services.association_create(target=target, extent=mapped)
+    page = client.get("/sharing/luns/add/").content.decode()
+    extent_select = page.split('name="extent"')[1].split("</select>")[0]
+    assert f'value="{mapped.pk}"' not in extent_select

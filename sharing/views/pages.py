@@ -200,7 +200,7 @@ def extent_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
 def association_form(request: HttpRequest) -> HttpResponse:
     """Map an extent to a target as a LUN."""
     form = f.AssociationForm(
-        request.POST or None, targets=Target.objects.all(), extents=Extent.objects.all()
+        request.POST or None, targets=Target.objects.all(), extents=selectors.unmapped_extents()
     )
 
     def save(data: dict[str, Any]) -> object:
