@@ -120,6 +120,9 @@ class ExtentForm(StyledForm):
     def __init__(self, *args: Any, zvols: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["zvol"].choices = [("", "—")] + [(z, z) for z in zvols]  # type: ignore[attr-defined]
+        # Only the source that matches the chosen type is shown (static/js/nasui.js).
+        self.fields["zvol"].show_when = f"kind={Extent.Kind.ZVOL}"  # type: ignore[attr-defined]
+        self.fields["path"].show_when = f"kind={Extent.Kind.FILE}"  # type: ignore[attr-defined]
 
 
 class ExtentEditForm(StyledForm):

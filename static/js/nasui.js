@@ -17,3 +17,19 @@ document.addEventListener("htmx:beforeRequest", function (event) {
     event.preventDefault();
   }
 });
+
+// Fields that only apply to one choice of another field (data-show-when="kind=file") are
+// hidden, and so skipped by the keyboard, unless that field has that value.
+function nasuiShowWhen(root) {
+  root.querySelectorAll("[data-show-when]").forEach(function (box) {
+    var rule = box.getAttribute("data-show-when").split("=");
+    var form = box.closest("form");
+    var control = form && form.elements[rule[0]];
+    if (!control) { return; }
+    var sync = function () { box.hidden = control.value !== rule[1]; };
+    control.addEventListener("change", sync);
+    sync();
+  });
+}
+document.addEventListener("DOMContentLoaded", function () { nasuiShowWhen(document); });
+document.addEventListener("htmx:load", function (event) { nasuiShowWhen(event.target); });
