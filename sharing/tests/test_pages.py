@@ -119,3 +119,13 @@ def test_the_lun_form_offers_only_extents_not_yet_mapped(client, zvol):
     page = client.get("/sharing/luns/add/").content.decode()
     extent_select = page.split('name="extent"')[1].split("</select>")[0]
     assert f'value="{mapped.pk}"' not in extent_select
+
+
+def test_stop_and_restart_ask_first_and_start_does_not(client, monkeypatch):
+    from sharing import runtime
+
+    status = {"engine": "tgt", "running": True, "sessions": [], "actions": ["stop", "restart"]}
+    monkeypatch.setattr(runtime, "service_status", lambda: status)
+    page = client.get("/sharing/").content.decode()
+    assert 'data-confirm="Restart the iSCSI service? 0 connected initiators lose their disks' in page
+    assert 'data-confirm="Stop the iSCSI service?' in page
