@@ -59,6 +59,9 @@ def pool_scrub(
     while time.monotonic() < deadline:
         status = engine.scrub_status(name)
         if status.state in ("finished", "canceled"):
+            # The last progress line must not keep saying "Scrubbing ...: 69.9% done".
+            ended = f"Scrub of {name} {status.state}"
+            reporter.progress(100, f"{ended}, {status.errors} error{'s' * (status.errors != 1)}")
             return {"pool": name, "state": status.state, "errors": status.errors}
         done = status.percent_done or 0.0
         reporter.progress(int(min(done, 99.0)), f"Scrubbing {name}: {done:.1f}% done")

@@ -193,7 +193,18 @@ def test_a_scrub_job_follows_the_scrub_to_its_end(tank, admin_user):
     job.refresh_from_db()
     assert job.status == "succeeded", job.error
     assert job.result == {"pool": "tank", "state": "finished", "errors": 0}
-    assert selectors.pool_detail("tank").status.scan.state == "finished"
+    assert job.message == "Scrub of tank finished, 0 errors"
+    scan = selectors.pool_detail("tank").status.scan
+    assert scan.state == "finished"
+    assert scan.when  # the date it ended, as zpool status says it
+
+
+def test_the_pool_page_says_when_the_last_scrub_ended(client, tank, admin_user):
+    services.pool_scrub(name="tank", user=admin_user)
+    client.force_login(admin_user)
+    page = client.get("/storage/pools/tank/").content.decode()
+    assert 'data-testid="scan-when"' in page
+    assert "scrub finished on" in page
 
 
 def test_a_record_size_of_zero_is_refused_not_ignored(tank):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,8 @@ __all__ = [
     "ZfsEngine",
 ]
 
+# "... with 0 errors on Sun Nov 22 07:41:52 2026", "in progress since Sun Nov 22 07:41:52 2026"
+_SCAN_DATE = re.compile(r"\b(?:on|since) (\w{3} \w{3} +\d{1,2} \d{2}:\d{2}:\d{2} \d{4})")
 COMPRESSION_CHOICES = (
     "off",
     "lz4",
@@ -115,6 +118,12 @@ class ScrubStatus:
     issued: int = 0
     total: int = 0
     text: str = ""  # the raw "scan:" lines, for display
+
+    @property
+    def when(self) -> str:
+        """When the scan ended (or, while scanning, began), as zpool status prints it."""
+        found = _SCAN_DATE.search(self.text)
+        return found.group(1) if found else ""
 
 
 @dataclass(frozen=True)
