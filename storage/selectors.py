@@ -57,6 +57,27 @@ def pool_list() -> list[Pool]:
     return sorted(get_engine().list_pools(), key=lambda p: p.name)
 
 
+@dataclass(frozen=True)
+class PoolCard:
+    """A pool as its card shows it: raw space, and what its datasets can still use."""
+
+    pool: Pool
+    available: int | None  # the root dataset's available: after parity and reservations
+
+
+def pool_cards() -> list[PoolCard]:
+    """Every pool with the space its datasets can use (FREE in zpool list counts parity)."""
+    engine = get_engine()
+    cards = []
+    for pool in pool_list():
+        try:
+            available: int | None = engine.get_dataset(pool.name).available
+        except zfs.ZfsError:
+            available = None  # a pool without a mounted root reads as "—", not as an error
+        cards.append(PoolCard(pool=pool, available=available))
+    return cards
+
+
 def pool_get(name: str) -> Pool:
     """One pool (PoolNotFound if absent)."""
     return get_engine().get_pool(name)

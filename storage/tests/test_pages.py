@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from nasui.lib.units import format_bytes
 from storage import selectors, services
 
 pytestmark = pytest.mark.django_db
@@ -104,3 +105,12 @@ def test_exporting_then_importing_a_pool_from_the_pages(admin_client, tank):
     assert imported["Location"] == "/storage/"
     assert "Pool tank imported." in _message(imported)
     assert [p.name for p in selectors.pool_list()] == ["tank"]
+
+
+def test_a_pool_card_shows_what_datasets_can_use_not_raw_free(admin_client, tank):
+    pool = selectors.pool_get("tank")
+    available = selectors.dataset_get("tank").available
+    assert available < pool.free  # raidz1 of three: a third of the raw space is parity
+    page = admin_client.get("/storage/").content.decode()
+    shown = page.split('data-testid="available">')[1].split("<")[0]
+    assert shown == format_bytes(available)

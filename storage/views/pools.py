@@ -20,7 +20,7 @@ from storage.zfs import errors as zfs
 def index(request: HttpRequest) -> HttpResponse:
     """Every pool with its capacity, health and ratios."""
     context = {
-        "pools": selectors.pool_list(),
+        "cards": selectors.pool_cards(),
         "jobs": running_storage_jobs(),
         "sandbox": is_sandbox(),
     }
