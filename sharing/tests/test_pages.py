@@ -127,5 +127,6 @@ def test_stop_and_restart_ask_first_and_start_does_not(client, monkeypatch):
     status = {"engine": "tgt", "running": True, "sessions": [], "actions": ["stop", "restart"]}
     monkeypatch.setattr(runtime, "service_status", lambda: status)
     page = client.get("/sharing/").content.decode()
-    assert 'data-confirm="Restart the iSCSI service? 0 connected initiators lose their disks' in page
+    restart = 'data-confirm="Restart the iSCSI service? 0 connected initiators lose their disks'
+    assert restart in page
     assert 'data-confirm="Stop the iSCSI service?' in page
