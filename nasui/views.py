@@ -16,8 +16,11 @@ from monitoring import selectors as monitoring_selectors
 from nasui import selectors, services, tasks
 from nasui.forms import ApiTokenForm, SelfTestForm
 from nasui.health import check_health
-from nasui.htmx import STOP_POLLING, template_for
+from nasui.htmx import STOP_POLLING, is_partial, template_for
 from nasui.system import host_summary
+
+# The summary tiles (uptime, load, memory, swap, health, jobs) ask for fresh figures this often.
+TILES_SECONDS = 5
 
 
 def _user(request: HttpRequest) -> User:
@@ -27,16 +30,21 @@ def _user(request: HttpRequest) -> User:
 
 
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """The landing page: host, health, live graphs, alerts and the latest jobs."""
-    context = {
+    """The landing page: host, health, live graphs, alerts and the latest jobs.
+
+    An htmx request gets only the summary tiles, which refresh themselves.
+    """
+    context: dict[str, object] = {
         "host": host_summary(),
         "health": check_health(),
         "recent_jobs": selectors.job_recent(),
-        "monitoring": monitoring_selectors.page_charts("10m", dashboard=True),
-        "alerts": monitoring_selectors.alert_list(settings.NASUI_DDT_ALERT_SHARE),
-        "sample_ms": int(settings.NASUI_SAMPLE_SECONDS * 1000),
+        "tiles_seconds": TILES_SECONDS,
     }
-    return render(request, "dashboard.html", context)
+    if not is_partial(request):
+        context["monitoring"] = monitoring_selectors.page_charts("10m", dashboard=True)
+        context["alerts"] = monitoring_selectors.alert_list(settings.NASUI_DDT_ALERT_SHARE)
+        context["sample_ms"] = int(settings.NASUI_SAMPLE_SECONDS * 1000)
+    return render(request, template_for(request, "dashboard.html", "tiles"), context)
 
 
 def job_list(request: HttpRequest) -> HttpResponse:

@@ -107,3 +107,10 @@ def test_every_operation_documents_the_error_body():
     for path, item in schema["paths"].items():
         for method, operation in item.items():
             assert {"400", "401", "404"} <= set(operation["responses"]), (method, path)
+
+
+def test_the_dashboard_answers_htmx_with_only_its_tiles(admin_client):
+    page = admin_client.get("/", HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="dashboard-tiles"' in page
+    assert "dashboard-graphs" not in page
+    assert "<html" not in page
