@@ -9,6 +9,7 @@ from django import forms
 from nasui.forms import StyledForm
 from nasui.lib.units import format_size
 from sharing.models import BLOCK_SIZES, AuthGroup, Extent, InitiatorGroup, Portal, TargetGroup
+from sharing.wizard import OPEN_LABEL
 from storage.validation import COMPRESSION_FORM_CHOICES, VOLBLOCKSIZES
 
 LINES_HELP = "One per line."
@@ -169,11 +170,18 @@ class WizardForm(StyledForm):
     initiator = forms.CharField(
         required=False,
         label="Initiator IQN of the PC",
-        help_text="Only this initiator may connect; empty: any initiator (with CHAP below).",
+        help_text="Only this initiator may connect. Empty: any initiator that knows the CHAP "
+        "secret below.",
     )
     chap_user = forms.CharField(required=False, max_length=64, label="CHAP user")
     chap_secret = _secret_field(
         label="CHAP secret", help_text="12 to 16 characters. Empty: no CHAP."
+    )
+    open_to_all = forms.BooleanField(
+        required=False,
+        label=OPEN_LABEL,
+        help_text="Only with neither an IQN nor CHAP: every computer on your network can then "
+        "read and write this disk.",
     )
 
     def __init__(self, *args: Any, parents: list[str], **kwargs: Any) -> None:

@@ -50,6 +50,20 @@ def _auth_group(user: str, secret: str) -> AuthGroup:
     return AuthGroup.objects.create(tag=tag, user=user, secret=secret)
 
 
+OPEN_LABEL = "Let any initiator connect (no IQN, no CHAP)"
+
+
+def _check_someone_is_named(initiator: str, chap_user: str, open_to_all: bool) -> None:
+    """A target open to everyone on the network is a choice the user makes, never a default."""
+    if initiator or chap_user or open_to_all:
+        return
+    raise v.fail(
+        "open_to_all",
+        "Nobody is named: give the PC's initiator IQN or CHAP credentials, or tick "
+        f"“{OPEN_LABEL}” to let every computer on the network use this disk.",
+    )
+
+
 def _check(name: str, initiator: str, chap_user: str, chap_secret: str) -> None:
     """Everything that can be checked before any change is made."""
     v.validate_target_name(name)
@@ -80,9 +94,14 @@ def share_new_zvol(
     initiator: str = "",
     chap_user: str = "",
     chap_secret: str = "",
+    open_to_all: bool = False,
 ) -> WizardResult:
-    """Create a zvol and share it as LUN of a new target; undo the zvol if sharing fails."""
+    """Create a zvol and share it as LUN of a new target; undo the zvol if sharing fails.
+
+    With no initiator and no CHAP the target admits anyone: `open_to_all` must say so.
+    """
     name = name.strip()
+    _check_someone_is_named(initiator.strip(), chap_user.strip(), open_to_all)
     _check(name, initiator.strip(), chap_user.strip(), chap_secret)
     zvol = storage.zvol_create(
         parent=parent,

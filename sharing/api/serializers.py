@@ -160,3 +160,9 @@ class WizardSerializer(serializers.Serializer[Any]):
     chap_secret = serializers.CharField(
         required=False, allow_blank=True, default="", write_only=True, trim_whitespace=False
     )
+    open_to_all = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Needed when neither `initiator` nor `chap_user` is given: the target then "
+        "admits every initiator on the network.",
+    )

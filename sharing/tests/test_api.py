@@ -45,7 +45,7 @@ def test_a_bad_secret_names_the_field(admin_client, fake_target):
 def test_the_wizard_creates_target_extent_and_lun(admin_client, fake_target, tank):
     response = admin_client.post(
         "/api/sharing/iscsi/wizard/",
-        {"name": "pc", "dataset": "tank", "size": "64M", "volblocksize": 4096},
+        {"name": "pc", "dataset": "tank", "size": "64M", "volblocksize": 4096, "open_to_all": True},
         content_type=JSON,
     )
     assert response.status_code == 201, response.json()

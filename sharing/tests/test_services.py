@@ -201,7 +201,7 @@ def test_the_wizard_makes_the_whole_chain(fake_target, tank):
 def test_the_wizard_leaves_nothing_behind_when_sharing_fails(fake_target, tank):
     fake_target.refuse = "no space for a new target"
     with pytest.raises(ValidationError):
-        wizard.share_new_zvol(name="pc", parent="tank", size="64M")
+        wizard.share_new_zvol(name="pc", parent="tank", size="64M", open_to_all=True)
     assert Target.objects.count() == 0
     assert Extent.objects.count() == 0
     assert "tank/pc" not in {d.name for d in storage.dataset_list("tank")}
@@ -212,3 +212,18 @@ def test_the_wizard_checks_chap_before_making_anything(fake_target, tank):
         wizard.share_new_zvol(name="pc", parent="tank", size="64M", chap_user="pc", chap_secret="x")
     assert "chap_secret" in _errors(exc)
     assert "tank/pc" not in {d.name for d in storage.dataset_list("tank")}
+
+
+def test_the_wizard_never_opens_a_target_to_everyone_unasked(fake_target, tank):
+    with pytest.raises(ValidationError) as exc:
+        wizard.share_new_zvol(name="pc", parent="tank", size="64M")
+    assert "Let any initiator connect" in _errors(exc)["open_to_all"][0]
+    assert Target.objects.count() == 0
+    assert "tank/pc" not in {d.name for d in storage.dataset_list("tank")}
+
+
+def test_an_open_target_is_made_when_the_user_says_so(fake_target, tank):
+    wizard.share_new_zvol(name="pc", parent="tank", size="64M", open_to_all=True)
+    spec = fake_target.last.target("iqn.2026-11.local.nasui:pc")
+    assert spec is not None
+    assert (spec.initiators, spec.auth) == ((), "none")
