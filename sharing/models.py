@@ -67,6 +67,8 @@ class InitiatorGroup(models.Model):
     comment = models.CharField(max_length=120, blank=True)
     initiators = models.JSONField(default=list, blank=True)
     networks = models.JSONField(default=list, blank=True)
+    # Set when the wizard made this for one target: it goes with that target unless reused.
+    made_for = models.CharField(max_length=120, blank=True, editable=False)
 
     class Meta:
         ordering = ["id"]
@@ -88,6 +90,8 @@ class AuthGroup(models.Model):
     secret = models.CharField(max_length=16)
     peer_user = models.CharField(max_length=64, blank=True)
     peer_secret = models.CharField(max_length=16, blank=True)
+    # Set when the wizard made this for one target: it goes with that target unless reused.
+    made_for = models.CharField(max_length=120, blank=True, editable=False)
 
     class Meta:
         ordering = ["tag"]

@@ -45,9 +45,10 @@ def _default_portal() -> Portal:
     return portal
 
 
-def _auth_group(user: str, secret: str) -> AuthGroup:
+def _auth_group(user: str, secret: str, target: str) -> AuthGroup:
+    """CHAP credentials under the next free tag, marked as made for `target`."""
     tag = (AuthGroup.objects.order_by("-tag").values_list("tag", flat=True).first() or 0) + 1
-    return AuthGroup.objects.create(tag=tag, user=user, secret=secret)
+    return AuthGroup.objects.create(tag=tag, user=user, secret=secret, made_for=target)
 
 
 OPEN_LABEL = "Let any initiator connect (no IQN, no CHAP)"
@@ -128,8 +129,9 @@ def _share(
         group = InitiatorGroup.objects.create(
             initiators=[v.validate_iscsi_name(initiator, "initiator")] if initiator else [],
             comment=f"for {name}",
+            made_for=name,
         )
-        chap = _auth_group(chap_user, chap_secret) if chap_user else None
+        chap = _auth_group(chap_user, chap_secret, name) if chap_user else None
         target = Target.objects.create(name=name)
         TargetGroup.objects.create(
             target=target,

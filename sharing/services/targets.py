@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sharing import validation as v
-from sharing.models import Target, TargetGroup
+from sharing.models import AuthGroup, InitiatorGroup, Target, TargetGroup
 from sharing.services.apply import saved_and_applied
 
 
@@ -82,5 +82,22 @@ def target_update(
 
 
 def target_delete(*, target: Target) -> None:
-    """Delete a target; its LUN mappings go with it (the extents stay)."""
-    saved_and_applied(target.delete)
+    """Delete a target; its LUN mappings go with it (the extents stay), and so do the
+    initiator and auth groups the wizard made for it, unless another target uses them."""
+    groups = list(target.groups.select_related("initiator_group", "auth_group"))
+
+    def change() -> None:
+        target.delete()
+        for group in groups:
+            for made in (group.initiator_group, group.auth_group):
+                if made is not None and made.made_for == target.name and not _used(made):
+                    made.delete()
+
+    saved_and_applied(change)
+
+
+def _used(group: InitiatorGroup | AuthGroup) -> bool:
+    """Whether any target still refers to this initiator or auth group."""
+    if isinstance(group, InitiatorGroup):
+        return TargetGroup.objects.filter(initiator_group=group).exists()
+    return TargetGroup.objects.filter(auth_group=group).exists()

@@ -227,3 +227,28 @@ def test_an_open_target_is_made_when_the_user_says_so(fake_target, tank):
     spec = fake_target.last.target("iqn.2026-11.local.nasui:pc")
     assert spec is not None
     assert (spec.initiators, spec.auth) == ((), "none")
+
+
+def test_deleting_a_wizard_target_takes_the_groups_made_for_it(fake_target, tank):
+    from sharing.models import AuthGroup, InitiatorGroup
+
+    result = wizard.share_new_zvol(
+        name="pc", parent="tank", size="64M", initiator="iqn.1991-05.com.microsoft:pc",
+        chap_user="pc", chap_secret=SECRET,
+    )  # fmt: skip
+    services.target_delete(target=result.target)
+    assert not InitiatorGroup.objects.exists()
+    assert not AuthGroup.objects.exists()
+
+
+def test_a_wizard_group_another_target_uses_stays(fake_target, tank):
+    from sharing.models import InitiatorGroup
+
+    result = wizard.share_new_zvol(
+        name="pc", parent="tank", size="64M", initiator="iqn.1991-05.com.microsoft:pc"
+    )
+    group = InitiatorGroup.objects.get()
+    portal = result.target.groups.get().portal
+    services.target_create(name="other", groups=[{"portal": portal, "initiator_group": group}])
+    services.target_delete(target=result.target)
+    assert InitiatorGroup.objects.filter(pk=group.pk).exists()
