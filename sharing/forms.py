@@ -8,6 +8,7 @@ from django import forms
 
 from nasui.forms import StyledForm
 from nasui.lib.units import format_size
+from sharing import runtime
 from sharing.models import BLOCK_SIZES, AuthGroup, Extent, InitiatorGroup, Portal, TargetGroup
 from sharing.wizard import OPEN_LABEL
 from storage.validation import COMPRESSION_FORM_CHOICES, VOLBLOCKSIZES
@@ -58,6 +59,11 @@ class InitiatorGroupForm(StyledForm):
         help_text="Networks in CIDR form, one per line. Leave both empty to allow everyone.",
     )
     comment = forms.CharField(required=False, max_length=120)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The running engine's own limits, before the user makes a group it cannot enforce.
+        self.fields["networks"].help_text += f" {runtime.initiator_group_hint()}"
 
 
 class AuthGroupForm(StyledForm):

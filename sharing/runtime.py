@@ -5,7 +5,9 @@ from __future__ import annotations
 import functools
 import importlib.util
 import logging
+from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from django.conf import settings
@@ -61,6 +63,28 @@ def engine() -> IscsiEngine:
 def engine_name() -> str:
     """The active engine's name, for messages."""
     return engine_choice()
+
+
+def _rules() -> ModuleType:
+    """The running engine's rules module (importable without the engine's own libraries)."""
+    if engine_choice() == "lio":
+        from sharing.iscsi.lio import rules as lio_rules
+
+        return lio_rules
+    from sharing.iscsi.tgt import rules as tgt_rules
+
+    return tgt_rules
+
+
+def initiator_group_problem(initiators: Sequence[str], networks: Sequence[str]) -> str | None:
+    """Why the running engine cannot enforce this initiator group, or None."""
+    problem: str | None = _rules().initiator_group_problem(initiators, networks)
+    return problem
+
+
+def initiator_group_hint() -> str:
+    """What an initiator group may hold with the running engine, for the form."""
+    return str(_rules().GROUP_HINT)
 
 
 def first_lun() -> int:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from django.db.models import ProtectedError
 
+from sharing import runtime
 from sharing import validation as v
 from sharing.models import InitiatorGroup, IscsiSettings, Portal, PortalAddress, TargetGroup
 from sharing.services.apply import in_use, saved_and_applied, updated
@@ -77,6 +78,10 @@ def _initiator_lists(
     """Validated IQNs and networks, each once, in the order given."""
     names = [v.validate_iscsi_name(i, "initiators") for i in initiators if i.strip()]
     nets = [v.validate_network(n) for n in networks if n.strip()]
+    # Said here, where the group is made, not later when a target refuses to use it.
+    problem = runtime.initiator_group_problem(names, nets)
+    if problem:
+        raise v.fail("networks", problem)
     return list(dict.fromkeys(names)), list(dict.fromkeys(nets))
 
 

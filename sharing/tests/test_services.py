@@ -252,3 +252,24 @@ def test_a_wizard_group_another_target_uses_stays(fake_target, tank):
     services.target_create(name="other", groups=[{"portal": portal, "initiator_group": group}])
     services.target_delete(target=result.target)
     assert InitiatorGroup.objects.filter(pk=group.pk).exists()
+
+
+def test_tgt_refuses_a_group_mixing_iqns_and_networks_where_it_is_made(fake_target):
+    with pytest.raises(ValidationError) as exc:
+        services.initiator_group_create(
+            initiators=["iqn.2026-01.test:pc"], networks=["192.168.1.0/24"]
+        )
+    assert "IQNs only or networks only" in _errors(exc)["networks"][0]
+
+
+def test_lio_refuses_networks_where_the_group_is_made(fake_target, settings):
+    settings.NASUI_ISCSI_ENGINE = "lio"
+    with pytest.raises(ValidationError) as exc:
+        services.initiator_group_create(networks=["192.168.1.0/24"])
+    assert "by IQN only" in _errors(exc)["networks"][0]
+    assert services.initiator_group_create(initiators=["iqn.2026-01.test:pc"]).pk
+
+
+def test_the_group_form_says_what_the_running_engine_allows(admin_client, fake_target):
+    page = admin_client.get("/sharing/initiator-groups/add/").content.decode()
+    assert "tgt admits by IQN or by network" in page

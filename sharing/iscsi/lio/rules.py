@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from sharing.iscsi.desired import DesiredState, LunSpec, TargetSpec
 from sharing.iscsi.errors import UnsupportedByEngine
@@ -188,3 +188,17 @@ def wanted_state(desired: DesiredState, file_sizes: Mapping[str, int]) -> LioSta
         discovery=discovery,
         discovery_auth=chap is not None,
     )
+
+
+# What an initiator group may hold with this engine, said where the user fills one in.
+GROUP_HINT = "LIO admits initiators by IQN only: networks cannot be used (use a firewall)."
+
+
+def initiator_group_problem(initiators: Sequence[str], networks: Sequence[str]) -> str | None:
+    """Why LIO cannot enforce this group as written, or None."""
+    if networks:
+        return (
+            "The LIO target admits initiators by IQN only and cannot limit by network: list "
+            "the initiators' IQNs (and use a firewall for addresses)."
+        )
+    return None

@@ -16,6 +16,7 @@ everyone. Its address matching has sharp edges the panel must not inherit:
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Sequence
 
 from sharing.iscsi.desired import DesiredState, TargetSpec
 from sharing.iscsi.errors import UnsupportedByEngine
@@ -133,3 +134,17 @@ def validate(desired: DesiredState) -> None:
             )
         acl_entries(spec)
     _check_values(desired)
+
+
+# What an initiator group may hold with this engine, said where the user fills one in.
+GROUP_HINT = "tgt admits by IQN or by network: use one or the other in a group, not both."
+
+
+def initiator_group_problem(initiators: Sequence[str], networks: Sequence[str]) -> str | None:
+    """Why tgt cannot enforce this group as written, or None."""
+    if initiators and networks:
+        return (
+            "The tgt target would let in a login whose IQN OR address matches, which is "
+            "weaker than this group says: use IQNs only or networks only."
+        )
+    return None
