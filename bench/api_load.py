@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Load on the REST API's list endpoints: N concurrent token clients for a fixed time.
+
+    .venv/bin/python bench/api_load.py                  # 20 clients, 60 s, gunicorn as `make run`
+    .venv/bin/python bench/api_load.py --clients 5 --seconds 10 --workers 1 --threads 4
+
+Starts its own Redis and gunicorn over a fresh data directory with the sandbox engine, fills
+a pool with datasets and zvols and an iSCSI target, then prints requests per second, p50 /
+p95 / p99 latency per endpoint and in all, and the errors (any non-200 or failed request).
+Asserts nothing; loopback only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from nasui.lib.net import free_loopback_port  # noqa: E402
+
+ENDPOINTS = (
+    "/api/storage/pools/",
+    "/api/storage/datasets/",
+    "/api/storage/zvols/",
+    "/api/sharing/iscsi/targets/",
+    "/api/sharing/iscsi/extents/",
+    "/api/jobs/",
+    "/api/monitoring/alerts/",
+)
+SETUP = """
+from django.contrib.auth.models import User
+from nasui import services
+from sharing import services as sharing
+from storage import services as storage
+from storage.engine import get_engine
+from storage.zfs.base import PoolLayout
+
+user = User.objects.create_superuser("bench", password="a bench passphrase")
+get_engine().create_pool("tank", PoolLayout.single("raidz1", ["sda", "sdb", "sdc"]))
+for i in range({count}):
+    storage.dataset_create(parent="tank", name=f"ds{{i:03d}}", compression="lz4")
+    storage.zvol_create(parent="tank", name=f"vol{{i:03d}}", size="16M", sparse=True)
+portal = sharing.portal_create(addresses=["127.0.0.1"])
+target = sharing.target_create(name="bench", groups=[{{"portal": portal}}])
+extent = sharing.extent_create(name="bench", zvol="tank/vol000")
+sharing.association_create(target=target, extent=extent)
+print(services.api_token_create(user=user, name="bench")[1])
+"""
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The value below which `share` of the sorted values lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def wait_for_port(port: int, timeout: float = 30.0) -> None:
+    """Until something accepts connections on 127.0.0.1:port."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            http.client.HTTPConnection("127.0.0.1", port, timeout=1).connect()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing answered on port {port}")
+
+
+class Panel:
+    """Redis and gunicorn over a throw-away data directory."""
+
+    def __init__(self, workers: int, threads: int) -> None:
+        self.data = Path(tempfile.mkdtemp(prefix="nasui-bench-"))
+        self.port = free_loopback_port()
+        redis_port = free_loopback_port()
+        self.env = {
+            **os.environ,
+            "NASUI_DATA_DIR": str(self.data),
+            "NASUI_ZFS_ENGINE": "sandbox",
+            "NASUI_ISCSI_ENGINE": "tgt",
+            "NASUI_HTTPS": "0",
+            "NASUI_REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
+        }
+        redis = ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", ""]
+        self.redis = subprocess.Popen(redis, stdout=subprocess.DEVNULL, cwd=self.data)
+        wait_for_port(redis_port)
+        self.workers, self.threads = workers, threads
+        self.web: subprocess.Popen[bytes] | None = None
+
+    def manage(self, *args: str) -> str:
+        """Run manage.py in the bench's environment and return what it printed."""
+        argv = [sys.executable, str(ROOT / "manage.py"), *args]
+        done = subprocess.run(argv, env=self.env, capture_output=True, text=True, check=True)
+        return done.stdout
+
+    def start(self, datasets: int) -> str:
+        """Migrate, fill, start gunicorn; return a token."""
+        self.manage("migrate", "--noinput", "-v", "0")
+        token = self.manage("shell", "-c", SETUP.format(count=datasets)).strip().splitlines()[-1]
+        gunicorn = Path(sys.executable).with_name("gunicorn")
+        argv = [str(gunicorn), "nasui.wsgi", "--bind", f"127.0.0.1:{self.port}"]
+        argv += ["--workers", str(self.workers), "--threads", str(self.threads)]
+        self.web = subprocess.Popen(argv, env=self.env, cwd=ROOT, stderr=subprocess.DEVNULL)
+        wait_for_port(self.port)
+        return token
+
+    def stop(self) -> None:
+        """Stop both and remove the data directory."""
+        for proc in (self.web, self.redis):
+            if proc is not None:
+                proc.terminate()
+                proc.wait(timeout=15)
+        shutil.rmtree(self.data, ignore_errors=True)
+
+
+def client(port: int, token: str, until: float, offset: int, out: dict[str, list[float]],
+           errors: list[str]) -> None:  # fmt: skip
+    """One keep-alive client cycling over the endpoints until the deadline."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Authorization": f"Token {token}", "Host": "127.0.0.1"}
+    i = offset
+    while time.monotonic() < until:
+        path = ENDPOINTS[i % len(ENDPOINTS)]
+        i += 1
+        start = time.perf_counter()
+        try:
+            conn.request("GET", path, headers=headers)
+            response = conn.getresponse()
+            response.read()
+            if response.status != 200:
+                errors.append(f"{path}: {response.status}")
+        except (OSError, http.client.HTTPException) as exc:
+            errors.append(f"{path}: {exc!r}")
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            continue
+        out[path].append((time.perf_counter() - start) * 1000)
+
+
+def report(latencies: dict[str, list[float]], errors: list[str], seconds: float) -> None:
+    """Print the figures."""
+    every = [ms for values in latencies.values() for ms in values]
+    print(f"{len(every)} requests in {seconds:.0f} s: {len(every) / seconds:.0f} req/s, "
+          f"{len(errors)} errors")  # fmt: skip
+    print(f"{'endpoint':34} {'count':>6} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
+    for path, values in [*sorted(latencies.items()), ("all", every)]:
+        if values:
+            print(f"{path:34} {len(values):6d} {statistics.median(values):8.1f} "
+                  f"{percentile(values, 0.95):8.1f} {percentile(values, 0.99):8.1f}")  # fmt: skip
+    for error in sorted(set(errors))[:10]:
+        print("error:", error)
+
+
+def main() -> None:
+    """Parse the options, run the load, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn processes (make run: 2)")
+    parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn process")
+    parser.add_argument("--datasets", type=int, default=50, help="datasets and as many zvols")
+    args = parser.parse_args()
+    panel = Panel(args.workers, args.threads)
+    try:
+        token = panel.start(args.datasets)
+        latencies: dict[str, list[float]] = defaultdict(list)
+        errors: list[str] = []
+        until = time.monotonic() + args.seconds
+        threads = [
+            threading.Thread(target=client, args=(panel.port, token, until, i, latencies, errors))
+            for i in range(args.clients)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        print(f"{args.clients} clients, gunicorn {args.workers} x {args.threads} threads, "
+              f"{args.datasets} datasets + {args.datasets} zvols (sandbox)")  # fmt: skip
+        report(latencies, errors, args.seconds)
+    finally:
+        panel.stop()
+
+
+if __name__ == "__main__":
+    main()
