@@ -13,6 +13,7 @@ from nasui.models import Job
 from nasui.services import job_start
 from storage import selectors, tasks, usage
 from storage import validation as v
+from storage.changes import apply_all_or_nothing
 from storage.engine import get_engine
 from storage.errors import to_validation_error
 from storage.zfs import errors as zfs
@@ -219,15 +220,13 @@ def dataset_create(
     return _engine_call(lambda: get_engine().get_dataset(full))
 
 
-def _apply_changes(name: str, props: dict[str, Any]) -> Dataset:
-    """Set and inherit properties on an existing dataset or zvol."""
-    engine = get_engine()
+def _apply_changes(
+    name: str, props: dict[str, Any], *, last: Callable[[], None] | None = None, field: str = ""
+) -> Dataset:
+    """Set and inherit properties (then run `last`) on a dataset or zvol, all or nothing."""
     to_set, to_inherit = _property_changes(props)
-    if to_set:
-        _engine_call(lambda: engine.set_properties(name, to_set))
-    for prop in to_inherit:
-        _engine_call(lambda prop=prop: engine.inherit_property(name, prop))  # type: ignore[misc]
-    return _engine_call(lambda: engine.get_dataset(name))
+    _engine_call(lambda: apply_all_or_nothing(name, to_set, to_inherit, last=last), field or None)
+    return _engine_call(lambda: get_engine().get_dataset(name))
 
 
 def dataset_update(
@@ -332,8 +331,12 @@ def zvol_update(
         if new_size % block:
             raise v.fail("size", f"Must be a multiple of the block size ({v.format_size(block)}).")
         if new_size != current.volsize:
-            _engine_call(lambda: get_engine().grow_zvol(name, new_size), "size")
+            # Grown last: the one step that cannot be undone runs after the ones that can.
+            grown = _apply_changes(
+                name, props, last=lambda: get_engine().grow_zvol(name, new_size), field="size"
+            )
             usage.zvol_grew(name)
+            return grown
     return _apply_changes(name, props)
 
 
