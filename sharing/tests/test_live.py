@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from sharing import runtime
+from sharing.iscsi.errors import EngineFailure
 from storage.engine import get_engine
 from tests.iscsi.iscsi_clients import Result, discover, qemu_io, read_capacity, url
 
@@ -203,3 +204,37 @@ def test_growing_a_shared_zvol_reaches_the_initiator_at_once(admin_client, share
     result, size, block = read_capacity(lun, PC)
     assert result.ok, result.output
     assert (size, block) == (96 * MIB, 4096)
+
+
+def test_an_apply_failing_at_its_third_step_leaves_database_and_target_as_before(
+    admin_client, shared, target_service, monkeypatch
+):
+    from sharing.iscsi.tgt import engine as tgt_engine
+    from sharing.models import Target
+
+    before = runtime.engine().read_state()
+    real_run_step = tgt_engine.run_step
+    calls: list[object] = []
+
+    def third_fails(tgtadm, step, records):
+        calls.append(step)
+        if len(calls) == 3:
+            raise EngineFailure("injected failure", argv=list(step.args), returncode=22)
+        return real_run_step(tgtadm, step, records)
+
+    _post(admin_client, "storage/zvols/", {"name": "tank/second", "size": "16M"})
+    extent = _post(
+        admin_client, "sharing/iscsi/extents/", {"name": "second", "zvol": "tank/second"}
+    )
+    monkeypatch.setattr(tgt_engine, "run_step", third_fails)
+    group = {"portal": shared["portal"]["id"], "auth_method": "none"}
+    response = admin_client.post(
+        "/api/sharing/iscsi/targets/", {"name": "second", "groups": [group]}, content_type=JSON
+    )
+    monkeypatch.undo()
+    assert len(calls) >= 3
+    assert response.status_code == 400
+    assert "injected failure" in response.json()["detail"]
+    assert not Target.objects.filter(name="second").exists()
+    assert runtime.engine().read_state() == before
+    assert as_pc(target_service).ok  # the first target still serves its initiator
