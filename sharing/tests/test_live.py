@@ -222,10 +222,6 @@ def test_an_apply_failing_at_its_third_step_leaves_database_and_target_as_before
             raise EngineFailure("injected failure", argv=list(step.args), returncode=22)
         return real_run_step(tgtadm, step, records)
 
-    _post(admin_client, "storage/zvols/", {"name": "tank/second", "size": "16M"})
-    extent = _post(
-        admin_client, "sharing/iscsi/extents/", {"name": "second", "zvol": "tank/second"}
-    )
     monkeypatch.setattr(tgt_engine, "run_step", third_fails)
     group = {"portal": shared["portal"]["id"], "auth_method": "none"}
     response = admin_client.post(
