@@ -115,6 +115,17 @@ def celery_worker_with_beat_thread(
     time.sleep(1.5)  # a task already running may still be writing
 
 
+@pytest.fixture
+def disposable_celery_worker(
+    redis_url: str, django_db_setup: None, tmp_path: Path
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A worker of its own (solo pool: jobs run in its one process) that a test may kill."""
+    argv = ["worker", "--pool=solo", "--loglevel=INFO", "--without-mingle", "--without-gossip"]
+    argv += ["--queues", "disposable"]
+    with _celery(argv, tmp_path / "worker.log", "ready.", NASUI_REDIS_URL=redis_url) as proc:
+        yield proc
+
+
 @contextlib.contextmanager
 def _celery(
     argv: list[str], log: Path, ready: str, **env: str

@@ -31,6 +31,8 @@ def build_beat_schedule(
     """The periodic work of the panel; each period comes from a NASUI_* setting."""
     schedule = {
         "worker-heartbeat": beat_entry("nasui.worker_heartbeat", heartbeat_seconds),
+        # a job whose worker died is failed within a few heartbeats, not left running
+        "reap-orphaned-jobs": beat_entry("nasui.reap_orphaned_jobs", heartbeat_seconds * 3),
         "monitoring-sample": beat_entry("monitoring.sample", sample_seconds),
         # rollups and pruning keep the sample tables at a bounded size
         "monitoring-maintain": beat_entry("monitoring.maintain", monitoring_maintain_seconds),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +15,37 @@ from django.utils import timezone
 from nasui.models import Job
 
 log = logging.getLogger(__name__)
+WORKER_LOST = "The worker running this job stopped before it finished (killed or restarted)."
+
+
+def this_process() -> str:
+    """host:pid, which names the process running a job."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _process_alive(pid: int) -> bool:
+    """Whether a process with this pid exists on this host."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: alive
+    return True
+
+
+def reap_orphaned_jobs() -> int:
+    """Fail the running jobs of this host whose process is gone; return how many."""
+    host = socket.gethostname()
+    reaped = 0
+    for job in Job.objects.filter(status=Job.Status.RUNNING, worker__startswith=f"{host}:"):
+        pid = job.worker.rsplit(":", 1)[1]
+        if pid.isdigit() and not _process_alive(int(pid)):
+            Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(
+                status=Job.Status.FAILED, error=WORKER_LOST, finished_at=timezone.now()
+            )
+            reaped += 1
+    return reaped
 
 
 class JobReporter:
@@ -29,8 +62,8 @@ class JobReporter:
         self._update(progress=max(0, min(100, int(percent))), message=message[:500])
 
     def started(self) -> None:
-        """Mark the job running."""
-        self._update(status=Job.Status.RUNNING, started_at=timezone.now())
+        """Mark the job running, in this process."""
+        self._update(status=Job.Status.RUNNING, started_at=timezone.now(), worker=this_process())
 
     def succeeded(self, result: Any) -> None:
         """Mark the job done with its result."""

@@ -31,6 +31,8 @@ class Job(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    # host:pid of the process running the job, so a job whose worker died can be failed.
+    worker = models.CharField(max_length=300, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

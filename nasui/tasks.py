@@ -8,7 +8,7 @@ from celery import shared_task
 from celery.signals import worker_ready
 
 from nasui.health import record_worker_heartbeat
-from nasui.jobs import JobReporter, job_task
+from nasui.jobs import JobReporter, job_task, reap_orphaned_jobs
 
 SELF_TEST_MAX_STEPS = 20
 
@@ -21,8 +21,16 @@ def worker_heartbeat() -> None:
 
 @worker_ready.connect
 def _heartbeat_on_start(**_: object) -> None:
-    """A worker that just started is alive before beat first asks."""
+    """A worker that just started is alive before beat first asks; jobs its dead
+    predecessor was running are failed at once rather than left running."""
     record_worker_heartbeat()
+    reap_orphaned_jobs()
+
+
+@shared_task(name="nasui.reap_orphaned_jobs", ignore_result=True)
+def reap_jobs() -> None:
+    """Fail running jobs whose worker process died (a killed or crashed worker)."""
+    reap_orphaned_jobs()
 
 
 @job_task("nasui.self_test")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import time
 
 import pytest
@@ -121,3 +122,49 @@ def test_health_reports_the_worker_once_it_answered(celery_worker_process, clien
     assert body["status"] == "ok"
     assert body["database"] is True
     assert body["redis"] is True
+
+
+@pytest.mark.django_db
+def test_a_running_job_whose_process_is_gone_is_failed():
+    import socket
+
+    from nasui.jobs import WORKER_LOST, reap_orphaned_jobs, this_process
+
+    gone = Job.objects.create(
+        kind="t", title="t", status="running", worker=f"{socket.gethostname()}:{_ended_pid()}"
+    )
+    alive = Job.objects.create(kind="t", title="t", status="running", worker=this_process())
+    other_host = Job.objects.create(kind="t", title="t", status="running", worker="elsewhere:1")
+    assert reap_orphaned_jobs() == 1
+    gone.refresh_from_db()
+    assert (gone.status, gone.error) == ("failed", WORKER_LOST)
+    assert gone.finished_at is not None
+    assert Job.objects.get(pk=alive.pk).status == "running"
+    assert Job.objects.get(pk=other_host.pk).status == "running"
+
+
+def _ended_pid() -> int:
+    """The pid of a process that has exited and been reaped."""
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_mid_job_leaves_the_job_failed_not_running(
+    disposable_celery_worker, admin_user
+):
+    from nasui import tasks
+    from nasui.jobs import WORKER_LOST, reap_orphaned_jobs
+
+    job = Job.objects.create(kind="self_test", title="Long", created_by=admin_user)
+    # Only this test's worker listens on "disposable": the job runs in the process killed below.
+    tasks.self_test.apply_async(args=(job.pk,), kwargs={"steps": 100}, queue="disposable")
+    running = _wait_for(lambda: Job.objects.filter(pk=job.pk, status="running", progress__gt=0))
+    assert running
+    disposable_celery_worker.kill()
+    disposable_celery_worker.wait(timeout=10)
+    assert reap_orphaned_jobs() == 1
+    job.refresh_from_db()
+    assert (job.status, job.error) == ("failed", WORKER_LOST)
