@@ -209,11 +209,13 @@ def test_growing_a_shared_zvol_reaches_the_initiator_at_once(admin_client, share
 def test_an_apply_failing_at_its_third_step_leaves_database_and_target_as_before(
     admin_client, shared, target_service, monkeypatch
 ):
-    from sharing.iscsi.tgt import engine as tgt_engine
+    from sharing.iscsi.tgt import TgtEngine
+    from sharing.iscsi.tgt.steps import run_step as real_run_step
     from sharing.models import Target
 
-    before = runtime.engine().read_state()
-    real_run_step = tgt_engine.run_step
+    tgt = runtime.engine()
+    assert isinstance(tgt, TgtEngine)
+    before = tgt.read_state()
     calls: list[object] = []
 
     def third_fails(tgtadm, step, records):
@@ -222,7 +224,7 @@ def test_an_apply_failing_at_its_third_step_leaves_database_and_target_as_before
             raise EngineFailure("injected failure", argv=list(step.args), returncode=22)
         return real_run_step(tgtadm, step, records)
 
-    monkeypatch.setattr(tgt_engine, "run_step", third_fails)
+    monkeypatch.setattr("sharing.iscsi.tgt.engine.run_step", third_fails)
     group = {"portal": shared["portal"]["id"], "auth_method": "none"}
     response = admin_client.post(
         "/api/sharing/iscsi/targets/", {"name": "second", "groups": [group]}, content_type=JSON
@@ -232,5 +234,5 @@ def test_an_apply_failing_at_its_third_step_leaves_database_and_target_as_before
     assert response.status_code == 400
     assert "injected failure" in response.json()["detail"]
     assert not Target.objects.filter(name="second").exists()
-    assert runtime.engine().read_state() == before
+    assert tgt.read_state() == before
     assert as_pc(target_service).ok  # the first target still serves its initiator
