@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -158,11 +159,19 @@ class AssociationForm(StyledForm):
 class WizardForm(StyledForm):
     """Everything a home user needs to share a new zvol with one PC, in one form."""
 
-    name = forms.CharField(
-        max_length=60, help_text="Names the zvol, the extent and the target, e.g. pc-backup."
+    existing = forms.ChoiceField(
+        required=False,
+        label="Zvol",
+        help_text="Make a new zvol here, or share one you already have.",
     )
-    parent = forms.ChoiceField(label="Pool or dataset")
-    size = forms.CharField(help_text="e.g. 100G")
+    name = forms.CharField(
+        required=False,
+        max_length=60,
+        help_text="Names the target (and a new zvol and its extent), e.g. pc-backup. For an "
+        "existing zvol, empty takes its name.",
+    )
+    parent = forms.ChoiceField(required=False, label="Pool or dataset")
+    size = forms.CharField(required=False, help_text="e.g. 100G")
     volblocksize = forms.TypedChoiceField(
         choices=[(str(s), format_size(s)) for s in VOLBLOCKSIZES],
         coerce=int,
@@ -190,6 +199,13 @@ class WizardForm(StyledForm):
         "read and write this disk.",
     )
 
-    def __init__(self, *args: Any, parents: list[str], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, parents: list[str], unshared: Sequence[str] = (), **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["parent"].choices = [(p, p) for p in parents]  # type: ignore[attr-defined]
+        new = [("", "A new zvol")]
+        self.fields["existing"].choices = new + [(z, z) for z in unshared]  # type: ignore[attr-defined]
+        # The new zvol's own settings show only while "A new zvol" is chosen.
+        for field in ("parent", "size", "volblocksize", "sparse", "compression"):
+            self.fields[field].show_when = "existing="  # type: ignore[attr-defined]

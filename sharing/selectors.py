@@ -54,6 +54,14 @@ def extent_list() -> QuerySet[Extent]:
     return Extent.objects.select_related("mapping__target")
 
 
+def unshared_zvols() -> list[str]:
+    """Zvols no extent serves yet: the ones the wizard can share."""
+    from storage import selectors as storage
+
+    served = set(Extent.objects.exclude(zvol="").values_list("zvol", flat=True))
+    return [d.name for d in storage.dataset_list(volumes=True) if d.name not in served]
+
+
 def unmapped_extents() -> QuerySet[Extent]:
     """Extents not yet a LUN of any target: the only ones a new LUN can serve."""
     return Extent.objects.filter(mapping__isnull=True)

@@ -1,8 +1,9 @@
-"""The share-a-new-zvol wizard: zvol, extent, target and LUN in one step, or nothing at all."""
+"""The sharing wizard: a new or existing zvol, its extent, target and LUN at once, or nothing."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -20,6 +21,7 @@ from sharing.models import (
     TargetGroup,
 )
 from sharing.services import saved_and_applied
+from storage import selectors as storage_selectors
 from storage import services as storage
 
 WILDCARD = "0.0.0.0"  # noqa: S104 (a home NAS listens on every address by default)
@@ -120,6 +122,43 @@ def share_new_zvol(
         # Nothing half-made: the zvol goes if its sharing could not be set up.
         storage.zvol_destroy(name=zvol.name, confirm=zvol.name)
         raise
+
+
+def share_existing_zvol(
+    *,
+    zvol: str,
+    name: str = "",
+    initiator: str = "",
+    chap_user: str = "",
+    chap_secret: str = "",
+    open_to_all: bool = False,
+) -> WizardResult:
+    """Share a zvol that already exists (and no extent serves) as the LUN of a new target."""
+    zvols = {d.name: d for d in storage_selectors.dataset_list(volumes=True)}
+    if zvol not in zvols:
+        raise v.fail("existing", f"There is no zvol named “{zvol}”.")
+    if Extent.objects.filter(zvol=zvol).exists():
+        raise v.fail("existing", f"{zvol} is already shared by an extent.")
+    name = name.strip() or zvol.rsplit("/", 1)[-1]
+    _check_someone_is_named(initiator.strip(), chap_user.strip(), open_to_all)
+    _check(name, initiator.strip(), chap_user.strip(), chap_secret)
+    block = zvols[zvol].volblocksize or 512
+    return saved_and_applied(
+        lambda: _share(zvol, name, block, initiator.strip(), chap_user, chap_secret)
+    )
+
+
+def share(*, existing: str = "", **fields: Any) -> WizardResult:
+    """The wizard's one entry: share the `existing` zvol, or make a new one and share it."""
+    if existing:
+        keep = ("name", "initiator", "chap_user", "chap_secret", "open_to_all")
+        wanted = {key: value for key, value in fields.items() if key in keep}
+        return share_existing_zvol(zvol=existing, **wanted)
+    if not fields.get("parent"):
+        raise v.fail("parent", "Pick the pool or dataset for the new zvol, or an existing zvol.")
+    if not fields.get("size"):
+        raise v.fail("size", "Give the new zvol a size, e.g. 100G, or pick an existing zvol.")
+    return share_new_zvol(**fields)
 
 
 def _share(

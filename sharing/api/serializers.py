@@ -147,11 +147,20 @@ class AssociationSerializer(serializers.ModelSerializer[TargetExtent]):
 
 
 class WizardSerializer(serializers.Serializer[Any]):
-    """Share a new zvol in one call: zvol, extent, target, LUN."""
+    """Share a new zvol (or an existing one) in one call: zvol, extent, target, LUN."""
 
-    name = serializers.CharField()
-    dataset = serializers.CharField(help_text="The pool or dataset that holds the new zvol.")
-    size = serializers.CharField()
+    name = serializers.CharField(
+        required=False, default="", help_text="Names the target (and a new zvol and extent)."
+    )
+    existing = serializers.CharField(
+        required=False,
+        default="",
+        help_text="An existing zvol to share instead of making one (no dataset or size then).",
+    )
+    dataset = serializers.CharField(
+        required=False, default="", help_text="The pool or dataset that holds the new zvol."
+    )
+    size = serializers.CharField(required=False, default="", help_text="The new zvol's size.")
     volblocksize = serializers.IntegerField(required=False, default=16384)
     sparse = serializers.BooleanField(required=False, default=True)
     compression = serializers.CharField(required=False, default="inherit")

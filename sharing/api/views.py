@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from nasui.api.bodies import validated
 from sharing import runtime, selectors, services, wizard
+from sharing import validation as v
 from sharing.api import serializers as s
 from sharing.models import IscsiSettings, TargetExtent
 
@@ -214,12 +215,14 @@ class SettingsView(APIView):
 
 
 class WizardView(APIView):
-    """Share a new zvol with one call: zvol, extent, target and LUN, or nothing."""
+    """Share a new or existing zvol with one call: zvol, extent, target and LUN, or nothing."""
 
     @extend_schema(request=s.WizardSerializer, responses={201: s.TargetSerializer})
     def post(self, request: Request) -> Response:
         data = validated(s.WizardSerializer, request.data)
-        result = wizard.share_new_zvol(parent=data.pop("dataset"), **data)
+        if not data["existing"] and not data["dataset"]:
+            raise v.fail("dataset", "Name the pool or dataset for the new zvol, or `existing`.")
+        result = wizard.share(parent=data.pop("dataset"), **data)
         return Response(s.TargetSerializer(result.target).data, status=status.HTTP_201_CREATED)
 
 

@@ -124,3 +124,21 @@ def test_putting_settings_without_the_port_names_the_field(admin_client, fake_ta
     )
     assert response.status_code == 400
     assert response.json()["fields"] == {"port": ["This field is required."]}
+
+
+def test_the_wizard_api_shares_an_existing_zvol(admin_client, fake_target, zvol):
+    response = admin_client.post(
+        "/api/sharing/iscsi/wizard/",
+        {"existing": zvol, "name": "pc", "initiator": "iqn.1991-05.com.microsoft:pc"},
+        content_type=JSON,
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json()["iqn"] == "iqn.2026-11.local.nasui:pc"
+
+
+def test_the_wizard_api_needs_a_dataset_for_a_new_zvol(admin_client, fake_target, tank):
+    response = admin_client.post(
+        "/api/sharing/iscsi/wizard/", {"name": "pc", "size": "64M"}, content_type=JSON
+    )
+    assert response.status_code == 400
+    assert list(response.json()["fields"]) == ["dataset"]

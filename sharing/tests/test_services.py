@@ -273,3 +273,18 @@ def test_lio_refuses_networks_where_the_group_is_made(fake_target, settings):
 def test_the_group_form_says_what_the_running_engine_allows(admin_client, fake_target):
     page = admin_client.get("/sharing/initiator-groups/add/").content.decode()
     assert "tgt admits by IQN or by network" in page
+
+
+def test_the_wizard_shares_an_existing_zvol_under_its_own_name(fake_target, zvol):
+    result = wizard.share(existing=zvol, initiator="iqn.1991-05.com.microsoft:pc")
+    assert (result.zvol, result.target.name, result.extent.blocksize) == (zvol, "vol", 4096)
+    assert storage.dataset_get(zvol).is_volume
+    with pytest.raises(ValidationError) as exc:
+        wizard.share(existing=zvol, name="again", open_to_all=True)
+    assert "already shared" in _errors(exc)["existing"][0]
+
+
+def test_the_wizard_asks_for_a_size_or_an_existing_zvol(fake_target, tank):
+    with pytest.raises(ValidationError) as exc:
+        wizard.share(name="pc", parent="tank", size="", open_to_all=True)
+    assert "existing zvol" in _errors(exc)["size"][0]

@@ -46,14 +46,18 @@ def service_control(request: HttpRequest, action: str) -> HttpResponse:
 
 def wizard_page(request: HttpRequest) -> HttpResponse:
     """Share a new zvol with one PC in one form."""
-    form = f.WizardForm(request.POST or None, parents=storage.filesystem_names())
+    form = f.WizardForm(
+        request.POST or None,
+        parents=storage.filesystem_names(),
+        unshared=selectors.unshared_zvols(),
+    )
     return form_page(
         request,
         form,
-        save=lambda data: wizard.share_new_zvol(**data),
-        title="Share a new zvol",
+        save=lambda data: wizard.share(**data),
+        title="Share a zvol",
         done="The zvol is shared: its target is ready for your PC's iSCSI initiator.",
-        intro="Creates a zvol, an extent, a target and its LUN in one step.",
+        intro="Makes a zvol (or takes one you have), an extent, a target and its LUN at once.",
     )
 
 

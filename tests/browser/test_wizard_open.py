@@ -24,3 +24,18 @@ def test_an_open_target_needs_the_box_ticked(logged_in, tank, target_service):
     page.get_by_role("button", name="Save").click()
     page.get_by_text("The zvol is shared").wait_for()
     assert Target.objects.filter(name="open-disk").exists()
+
+
+def test_the_wizard_shares_a_zvol_that_already_exists(logged_in, tank, target_service):
+    from storage import services as storage
+
+    storage.zvol_create(parent="tank", name="games", size="64M", sparse=True)
+    page = logged_in
+    page.goto(page.base + "/sharing/wizard/")
+    assert page.locator("#id_size").is_visible()
+    page.get_by_label("Zvol", exact=True).select_option("tank/games")
+    assert not page.locator("#id_size").is_visible()  # a new zvol's settings step aside
+    page.get_by_label("Initiator IQN of the PC").fill("iqn.1991-05.com.microsoft:pc")
+    page.get_by_role("button", name="Save").click()
+    page.get_by_text("The zvol is shared").wait_for()
+    assert Target.objects.filter(name="games").exists()
