@@ -16,6 +16,8 @@ from sharing.desired_state import build_desired_state
 from sharing.iscsi.base import ChangeReport, IscsiEngine
 from sharing.iscsi.desired import DesiredState
 from sharing.iscsi.errors import InvalidSpec, IscsiError
+from sharing.models import IscsiSettings, TargetExtent
+from sharing.validation import target_iqn
 from storage import paths
 from storage.engine import get_engine
 
@@ -130,9 +132,6 @@ def apply_configuration() -> ChangeReport:
 
 def refresh_luns_of(zvol: str) -> list[ChangeReport]:
     """Re-announce the size of every LUN served from `zvol` (after it grew); nothing if stopped."""
-    from sharing.models import IscsiSettings, TargetExtent
-    from sharing.validation import target_iqn
-
     target = engine()
     if not _serving(target):
         return []  # applied from the zvol's current size when the service starts

@@ -67,8 +67,9 @@ def _check_someone_is_named(initiator: str, chap_user: str, open_to_all: bool) -
     )
 
 
-def _check(name: str, initiator: str, chap_user: str, chap_secret: str) -> None:
+def _check(name: str, initiator: str, chap_user: str, chap_secret: str, open_to_all: bool) -> None:
     """Everything that can be checked before any change is made."""
+    _check_someone_is_named(initiator, chap_user, open_to_all)
     v.validate_target_name(name)
     if Target.objects.filter(name=name).exists():
         raise v.fail("name", "A target with this name exists.")
@@ -104,8 +105,7 @@ def share_new_zvol(
     With no initiator and no CHAP the target admits anyone: `open_to_all` must say so.
     """
     name = name.strip()
-    _check_someone_is_named(initiator.strip(), chap_user.strip(), open_to_all)
-    _check(name, initiator.strip(), chap_user.strip(), chap_secret)
+    _check(name, initiator.strip(), chap_user.strip(), chap_secret, open_to_all)
     zvol = storage.zvol_create(
         parent=parent,
         name=name,
@@ -140,8 +140,7 @@ def share_existing_zvol(
     if Extent.objects.filter(zvol=zvol).exists():
         raise v.fail("existing", f"{zvol} is already shared by an extent.")
     name = name.strip() or zvol.rsplit("/", 1)[-1]
-    _check_someone_is_named(initiator.strip(), chap_user.strip(), open_to_all)
-    _check(name, initiator.strip(), chap_user.strip(), chap_secret)
+    _check(name, initiator.strip(), chap_user.strip(), chap_secret, open_to_all)
     block = zvols[zvol].volblocksize or 512
     return saved_and_applied(
         lambda: _share(zvol, name, block, initiator.strip(), chap_user, chap_secret)

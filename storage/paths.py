@@ -16,9 +16,10 @@ from django.conf import settings
 from storage import selectors
 
 # Never served, even under a dataset mounted at / (root on ZFS): the system's own files.
-SYSTEM_DIRS = tuple(
-    Path(p) for p in ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/root", "/proc")
-) + tuple(Path(p) for p in ("/sys", "/dev", "/run", "/var/lib/nasui", "/opt/nasui"))
+_SYSTEM = (
+    "/etc /usr /bin /sbin /lib /lib64 /boot /root /proc /sys /dev /run /var/lib/nasui /opt/nasui"
+)
+SYSTEM_DIRS = tuple(Path(p) for p in _SYSTEM.split())
 MOUNTPOINT_NONE = ("none", "legacy", "-", "")
 
 
@@ -27,14 +28,14 @@ def _inside(path: Path, directory: Path) -> bool:
     return path == directory or directory in path.parents
 
 
-def _real(path: str | Path) -> Path:
+def real_path(path: str | Path) -> Path:
     """The path with every symlink and `..` resolved (the file need not exist yet)."""
     return Path(os.path.realpath(path))
 
 
 def _forbidden_dirs() -> list[Path]:
     """The panel's data (database, keys, saved target configuration) and code, and the system's."""
-    dirs = [_real(settings.DATA_DIR), _real(settings.BASE_DIR), *SYSTEM_DIRS]
+    dirs = [real_path(settings.DATA_DIR), real_path(settings.BASE_DIR), *SYSTEM_DIRS]
     return [d for d in dirs if d != Path("/")]
 
 
@@ -42,13 +43,13 @@ def _sandbox_dir() -> Path | None:
     """The sandbox engine's directory: its pools live inside the data directory on purpose."""
     if settings.NASUI_ZFS_ENGINE != "sandbox":
         return None
-    return _real(settings.NASUI_SANDBOX_DIR)
+    return real_path(settings.NASUI_SANDBOX_DIR)
 
 
 def dataset_mountpoints() -> list[Path]:
     """Resolved mountpoints of every mounted file system of every imported pool."""
     return [
-        _real(d.mountpoint)
+        real_path(d.mountpoint)
         for d in selectors.dataset_list(volumes=False)
         if d.mountpoint and d.mountpoint not in MOUNTPOINT_NONE and d.mountpoint.startswith("/")
     ]
@@ -58,7 +59,7 @@ def pool_path_problem(path: str) -> str | None:
     """Why the panel must not hand `path` to a server, or None when it lies inside a dataset."""
     if not path or "\0" in path or not path.startswith("/"):
         return "Give an absolute path, e.g. /tank/media/disk.img."
-    real = _real(path)
+    real = real_path(path)
     mountpoints = dataset_mountpoints()
     if not any(real != m and _inside(real, m) for m in mountpoints):
         return "The path must lie inside a dataset of a pool (links and “..” are followed)."
@@ -67,8 +68,3 @@ def pool_path_problem(path: str) -> str | None:
         if _inside(real, directory) and not (sandbox and _inside(real, sandbox)):
             return f"The path resolves to {real}, which the panel never shares."
     return None
-
-
-def resolved_pool_path(path: str) -> str | None:
-    """`path` resolved, when it passes `pool_path_problem`; None otherwise."""
-    return None if pool_path_problem(path) else str(_real(path))

@@ -221,11 +221,15 @@ def dataset_create(
 
 
 def _apply_changes(
-    name: str, props: dict[str, Any], *, last: Callable[[], None] | None = None, field: str = ""
+    name: str,
+    props: dict[str, Any],
+    *,
+    last: Callable[[], None] | None = None,
+    field: str | None = None,
 ) -> Dataset:
     """Set and inherit properties (then run `last`) on a dataset or zvol, all or nothing."""
     to_set, to_inherit = _property_changes(props)
-    _engine_call(lambda: apply_all_or_nothing(name, to_set, to_inherit, last=last), field or None)
+    _engine_call(lambda: apply_all_or_nothing(name, to_set, to_inherit, last=last), field)
     return _engine_call(lambda: get_engine().get_dataset(name))
 
 

@@ -27,7 +27,7 @@ def _check_source(kind: str, zvol: str, path: str, extent: Extent | None) -> tup
         if problem:
             raise v.fail("path", problem)
         # Stored resolved: a link swapped in later cannot redirect the extent.
-        path = paths.resolved_pool_path(path) or path
+        path = str(paths.real_path(path))
         clash = Extent.objects.filter(path=path)
         source, zvol = path, ""
     else:
@@ -75,7 +75,6 @@ def extent_create(
 
 def extent_update(*, extent: Extent, readonly: bool, enabled: bool, comment: str = "") -> Extent:
     """Change an extent's read-only and enabled flags and comment."""
-
     return updated(extent, readonly=readonly, enabled=enabled, comment=comment.strip())
 
 
