@@ -6,18 +6,18 @@ from collections.abc import Callable
 
 from sharing.iscsi.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
 from sharing.iscsi.errors import InvalidSpec
-from sharing.models import IscsiSettings, Target, TargetGroup
+from sharing.models import AuthGroup, AuthMethod, IscsiSettings, Target, TargetGroup
 from sharing.selectors import portal_list, target_list
 from sharing.validation import target_iqn
 
 PathOf = Callable[[str, str], str]
 
 
-def _chap(group: TargetGroup) -> ChapSpec | None:
-    auth = group.auth_group
-    if group.auth_method == TargetGroup.AuthMethod.NONE or auth is None:
+def _chap(method: str, auth: AuthGroup | None) -> ChapSpec | None:
+    """The CHAP credentials an auth method asks of an auth group (None: no CHAP)."""
+    if method == AuthMethod.NONE or auth is None:
         return None
-    mutual = group.auth_method == TargetGroup.AuthMethod.MUTUAL
+    mutual = method == AuthMethod.MUTUAL
     return ChapSpec(
         user=auth.user,
         secret=auth.secret,
@@ -61,7 +61,7 @@ def _target_spec(target: Target, basename: str, port: int, path_of: PathOf) -> T
         for m in target.luns.all()
         if m.extent.enabled
     )
-    chap = _chap(rule)
+    chap = _chap(rule.auth_method, rule.auth_group)
     return TargetSpec(
         iqn=target_iqn(basename, target.name),
         alias=target.alias,
@@ -92,4 +92,5 @@ def build_desired_state(path_of: PathOf) -> DesiredState:
         for t in target_list()
         if t.groups.all()
     )
-    return DesiredState(targets=targets, portals=portals)
+    discovery = _chap(settings.discovery_auth_method, settings.discovery_auth_group)
+    return DesiredState(targets=targets, portals=portals, discovery_chap=discovery)

@@ -10,7 +10,15 @@ from django import forms
 from nasui.forms import StyledForm
 from nasui.lib.units import format_size
 from sharing import runtime
-from sharing.models import BLOCK_SIZES, AuthGroup, Extent, InitiatorGroup, Portal, TargetGroup
+from sharing.models import (
+    BLOCK_SIZES,
+    AuthGroup,
+    AuthMethod,
+    Extent,
+    InitiatorGroup,
+    Portal,
+    TargetGroup,
+)
 from sharing.wizard import OPEN_LABEL
 from storage.validation import COMPRESSION_FORM_CHOICES, VOLBLOCKSIZES
 
@@ -34,6 +42,22 @@ class SettingsForm(StyledForm):
 
     basename = forms.CharField(label="Base name", help_text="e.g. iqn.2026-11.local.nasui")
     port = forms.IntegerField(min_value=1, max_value=65535, initial=3260)
+    discovery_auth_method = forms.ChoiceField(
+        choices=AuthMethod.choices,
+        label="Discovery authentication",
+        help_text="Without it, anyone who reaches the portal can list every target's name.",
+    )
+    discovery_auth_group = forms.ChoiceField(
+        required=False,
+        label="Discovery auth group",
+        help_text="The CHAP user and secret initiators give to list the targets.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["discovery_auth_group"]
+        field.choices = _choices(AuthGroup.objects.all(), "—")  # type: ignore[attr-defined]
+        field.show_when = "discovery_auth_method=chap,mutual"  # type: ignore[attr-defined]
 
 
 class PortalForm(StyledForm):

@@ -15,11 +15,26 @@ def new_serial() -> str:
     return secrets.token_hex(8)[:15]
 
 
+class AuthMethod(models.TextChoices):
+    """How an initiator proves who it is: not at all, CHAP, or CHAP both ways."""
+
+    NONE = "none", "None"
+    CHAP = "chap", "CHAP"
+    MUTUAL = "mutual", "Mutual CHAP"
+
+
 class IscsiSettings(models.Model):
-    """Global settings (one row): the base name of target IQNs and the listen port."""
+    """Global settings (one row): IQN base name, listen port and discovery authentication."""
 
     basename = models.CharField(max_length=120, default=DEFAULT_BASENAME)
     port = models.PositiveIntegerField(default=3260)
+    # Discovery (SendTargets) is one per system in both engines, hence a global setting.
+    discovery_auth_method = models.CharField(
+        max_length=8, choices=AuthMethod.choices, default=AuthMethod.NONE
+    )
+    discovery_auth_group = models.ForeignKey(
+        "AuthGroup", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ["id"]
@@ -121,10 +136,7 @@ class Target(models.Model):
 class TargetGroup(models.Model):
     """One (portal, initiator group, auth method, auth group) entry of a target."""
 
-    class AuthMethod(models.TextChoices):
-        NONE = "none", "None"
-        CHAP = "chap", "CHAP"
-        MUTUAL = "mutual", "Mutual CHAP"
+    AuthMethod = AuthMethod
 
     target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="groups")
     portal = models.ForeignKey(Portal, on_delete=models.PROTECT, related_name="target_groups")

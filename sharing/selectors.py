@@ -9,6 +9,7 @@ from sharing.models import (
     AuthGroup,
     Extent,
     InitiatorGroup,
+    IscsiSettings,
     Portal,
     Target,
     TargetExtent,
@@ -75,3 +76,11 @@ def association_list() -> QuerySet[TargetExtent]:
 def lowest_free_lun(target: Target, first: int = 0) -> int:
     """The smallest LUN id not yet used on the target, from `first` on."""
     return desired.lowest_free_lun(target.luns.values_list("lun_id", flat=True), first)
+
+
+def used_by_discovery(group: AuthGroup, method: str | None = None) -> bool:
+    """Whether discovery authentication uses this group (with `method`, if given)."""
+    settings = IscsiSettings.load()
+    if settings.discovery_auth_group_id != group.pk:
+        return False
+    return method is None or settings.discovery_auth_method == method

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django.core.exceptions import ValidationError
 
@@ -98,3 +99,15 @@ def check_credentials(user: str, secret: str, peer_user: str, peer_secret: str) 
         validate_secret(peer_secret, "peer_secret")
         if peer_secret == secret:
             raise fail("peer_secret", "The peer secret must differ from the secret.")
+
+
+def check_auth_choice(method: str, group: Any, prefix: str) -> str:
+    """An authentication method with the auth group it needs (`prefix` names the fields)."""
+    if method not in desired.AUTH_MODES:
+        choices = ", ".join(desired.AUTH_MODES)
+        raise fail(f"{prefix}auth_method", f"Authentication must be one of: {choices}.")
+    if method != "none" and group is None:
+        raise fail(f"{prefix}auth_group", "CHAP needs an auth group with the user and secret.")
+    if method == "mutual" and not group.mutual:
+        raise fail(f"{prefix}auth_group", "The auth group has no peer user for mutual CHAP.")
+    return method

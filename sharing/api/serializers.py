@@ -19,15 +19,26 @@ from sharing.models import (
 
 
 class SettingsSerializer(serializers.ModelSerializer[IscsiSettings]):
-    """Base name and listen port."""
+    """Base name, listen port and discovery authentication."""
 
     class Meta:
         model = IscsiSettings
-        fields = ["basename", "port"]
-        # PUT replaces the settings whole: both are needed (a default would hide a typo).
+        fields = ["basename", "port", "discovery_auth_method", "discovery_auth_group"]
+        # PUT replaces base name and port whole (a default would hide a typo); an omitted
+        # discovery setting is kept, so an older script cannot switch discovery CHAP off.
         extra_kwargs: dict[str, Any] = {
             "basename": {"required": True},
             "port": {"required": True},
+            "discovery_auth_method": {
+                "required": False,
+                "help_text": "Who may list the targets: none (anyone), chap or mutual. "
+                "Kept when omitted.",
+            },
+            "discovery_auth_group": {
+                "required": False,
+                "help_text": "The auth group whose CHAP credentials discovery asks for "
+                "(with peer credentials for mutual). Kept when omitted.",
+            },
         }
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+
 from sharing import validation as v
-from sharing.models import AuthGroup, TargetGroup
+from sharing.models import AuthGroup, AuthMethod, TargetGroup
+from sharing.selectors import used_by_discovery
 from sharing.services.apply import in_use, saved_and_applied
 
 
@@ -47,18 +50,27 @@ def auth_group_update(
 
 
 def _check_mutual_targets(group: AuthGroup) -> None:
-    """Targets set to mutual CHAP need peer credentials in their auth group."""
-    if (
-        not group.mutual
-        and TargetGroup.objects.filter(
-            auth_group=group, auth_method=TargetGroup.AuthMethod.MUTUAL
-        ).exists()
-    ):
+    """Targets and discovery set to mutual CHAP need peer credentials in their auth group."""
+    if group.mutual:
+        return
+    mutual = AuthMethod.MUTUAL
+    if TargetGroup.objects.filter(auth_group=group, auth_method=mutual).exists():
         raise v.fail("peer_user", "A target uses this group for mutual CHAP: keep a peer user.")
+    if used_by_discovery(group, method=mutual):
+        raise v.fail("peer_user", "Discovery uses this group for mutual CHAP: keep a peer user.")
 
 
 def auth_group_delete(*, group: AuthGroup) -> None:
-    """Delete CHAP credentials no target uses."""
+    """Delete CHAP credentials no target and no discovery authentication uses."""
     if TargetGroup.objects.filter(auth_group=group).exists():
         raise in_use("auth group")
+    if used_by_discovery(group):
+        raise ValidationError(
+            {
+                NON_FIELD_ERRORS: [
+                    "Discovery authentication uses this auth group: "
+                    "change it in the iSCSI settings first."
+                ]
+            }
+        )
     saved_and_applied(group.delete)

@@ -3,22 +3,52 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from django.db.models import ProtectedError
 
 from sharing import runtime
 from sharing import validation as v
-from sharing.models import InitiatorGroup, IscsiSettings, Portal, PortalAddress, TargetGroup
+from sharing.models import (
+    AuthGroup,
+    AuthMethod,
+    InitiatorGroup,
+    IscsiSettings,
+    Portal,
+    PortalAddress,
+    TargetGroup,
+)
 from sharing.services.apply import in_use, saved_and_applied, updated
 
+_KEEP: Any = object()  # an omitted discovery setting keeps its stored value
 
-def settings_update(*, basename: str, port: int) -> IscsiSettings:
-    """Change the base name of target IQNs and the listen port."""
+
+def settings_update(
+    *,
+    basename: str,
+    port: int,
+    discovery_auth_method: str = _KEEP,
+    discovery_auth_group: AuthGroup | None = _KEEP,
+) -> IscsiSettings:
+    """Change the IQN base name, the listen port and who may discover the targets."""
+    row = IscsiSettings.load()
     basename = v.validate_basename(basename)
     if not 1 <= port <= 65535:
         raise v.fail("port", "A port from 1 to 65535.")
-
-    return updated(IscsiSettings.load(), basename=basename, port=port)
+    if discovery_auth_method is _KEEP:
+        discovery_auth_method = row.discovery_auth_method
+    if discovery_auth_group is _KEEP:
+        discovery_auth_group = row.discovery_auth_group
+    v.check_auth_choice(discovery_auth_method, discovery_auth_group, "discovery_")
+    if discovery_auth_method == AuthMethod.NONE:
+        discovery_auth_group = None
+    return updated(
+        row,
+        basename=basename,
+        port=port,
+        discovery_auth_method=discovery_auth_method,
+        discovery_auth_group=discovery_auth_group,
+    )
 
 
 def _addresses(addresses: Sequence[str], portal: Portal | None) -> list[str]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from sharing import validation as v
 from sharing.models import AuthGroup, InitiatorGroup, Target, TargetGroup
+from sharing.selectors import used_by_discovery
 from sharing.services.apply import saved_and_applied
 
 
@@ -17,16 +18,7 @@ def _clean_groups(groups: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     cleaned = []
     for entry in groups:
         method = entry.get("auth_method") or TargetGroup.AuthMethod.NONE
-        auth = entry.get("auth_group")
-        if method not in TargetGroup.AuthMethod.values:
-            raise v.fail(
-                "groups.auth_method",
-                f"Authentication must be one of: {', '.join(TargetGroup.AuthMethod.values)}.",
-            )
-        if method != TargetGroup.AuthMethod.NONE and auth is None:
-            raise v.fail("groups.auth_group", "CHAP needs an auth group with the user and secret.")
-        if method == TargetGroup.AuthMethod.MUTUAL and not (auth and auth.mutual):
-            raise v.fail("groups.auth_group", "The auth group has no peer user for mutual CHAP.")
+        v.check_auth_choice(method, entry.get("auth_group"), "groups.")
         if entry.get("portal") is None:
             raise v.fail("groups.portal", "Pick a portal.")
         cleaned.append({**entry, "auth_method": method})
@@ -100,4 +92,4 @@ def _used(group: InitiatorGroup | AuthGroup) -> bool:
     """Whether any target still refers to this initiator or auth group."""
     if isinstance(group, InitiatorGroup):
         return TargetGroup.objects.filter(initiator_group=group).exists()
-    return TargetGroup.objects.filter(auth_group=group).exists()
+    return TargetGroup.objects.filter(auth_group=group).exists() or used_by_discovery(group)

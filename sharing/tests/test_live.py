@@ -88,6 +88,46 @@ def test_discovery_lists_the_target(shared, target_service):
     assert DISK in names
 
 
+def test_discovery_chap_from_the_settings_guards_the_target_list(
+    admin_client, shared, target_service
+):
+    api = admin_client
+    lister = "disco-secret-1"
+    group = _post(
+        api,
+        "sharing/iscsi/auth-groups/",
+        {
+            "tag": 9,
+            "user": "lister",
+            "secret": lister,
+            "peer_user": "nas",
+            "peer_secret": PEER_SECRET,
+        },
+    )
+    settings = {"basename": BASE, "port": target_service}
+    for method in ("chap", "mutual"):
+        body = {**settings, "discovery_auth_method": method, "discovery_auth_group": group["id"]}
+        assert api.put("/api/sharing/iscsi/settings/", body, content_type=JSON).status_code == 200
+        anonymous, _ = discover(url("127.0.0.1", target_service), PC)
+        assert not anonymous.ok, anonymous.output
+        assert "Authentication failure" in anonymous.output
+        mutual = method == "mutual"
+        address = url(
+            "127.0.0.1",
+            target_service,
+            user="lister",
+            secret=lister,
+            target_user="nas" if mutual else None,
+            target_secret=PEER_SECRET if mutual else None,
+        )
+        found, names = discover(address, PC)
+        assert found.ok, (method, found.output)
+        assert DISK in names
+    body = {**settings, "discovery_auth_method": "none"}
+    assert api.put("/api/sharing/iscsi/settings/", body, content_type=JSON).status_code == 200
+    assert discover(url("127.0.0.1", target_service), PC)[0].ok
+
+
 def test_the_lun_reports_the_zvols_size_and_block_size(shared, target_service):
     assert shared["mapping"]["lun_id"] == 1
     lun = url("127.0.0.1", target_service, DISK, 1, user="pc", secret=SECRET)

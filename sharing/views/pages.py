@@ -62,15 +62,21 @@ def wizard_page(request: HttpRequest) -> HttpResponse:
 
 
 def settings_page(request: HttpRequest) -> HttpResponse:
-    """Base name and port."""
+    """Base name, port and discovery authentication."""
     row = IscsiSettings.load()
-    form = f.SettingsForm(
-        request.POST or None, initial={"basename": row.basename, "port": row.port}
-    )
-    return form_page(
-        request, form, save=lambda d: services.settings_update(**d), title="iSCSI settings",
-        done="iSCSI settings saved.",
-    )  # fmt: skip
+    initial = {
+        "basename": row.basename,
+        "port": row.port,
+        "discovery_auth_method": row.discovery_auth_method,
+        "discovery_auth_group": row.discovery_auth_group_id or "",
+    }
+    form = f.SettingsForm(request.POST or None, initial=initial)
+
+    def save(data: dict[str, Any]) -> object:
+        group = _maybe(AuthGroup, data.pop("discovery_auth_group"))
+        return services.settings_update(**data, discovery_auth_group=group)
+
+    return form_page(request, form, save=save, title="iSCSI settings", done="iSCSI settings saved.")
 
 
 def portal_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:

@@ -18,15 +18,16 @@ document.addEventListener("htmx:beforeRequest", function (event) {
   }
 });
 
-// Fields that only apply to one choice of another field (data-show-when="kind=file") are
-// hidden, and so skipped by the keyboard, unless that field has that value.
+// Fields that only apply to some choices of another field (data-show-when="kind=file", or
+// "method=chap,mutual") are hidden, and so skipped by the keyboard, unless it has one of them.
 function nasuiShowWhen(root) {
   root.querySelectorAll("[data-show-when]").forEach(function (box) {
     var rule = box.getAttribute("data-show-when").split("=");
     var form = box.closest("form");
     var control = form && form.elements[rule[0]];
     if (!control) { return; }
-    var sync = function () { box.hidden = control.value !== rule[1]; };
+    var values = rule[1].split(",");
+    var sync = function () { box.hidden = values.indexOf(control.value) === -1; };
     control.addEventListener("change", sync);
     sync();
   });
