@@ -69,6 +69,10 @@ class PortalForm(StyledForm):
     )
     comment = forms.CharField(required=False, max_length=120)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["addresses"].help_text += f" {runtime.portal_hint()}"
+
 
 class InitiatorGroupForm(StyledForm):
     """Which initiators may connect."""

@@ -89,6 +89,17 @@ def initiator_group_hint() -> str:
     return str(_rules().GROUP_HINT)
 
 
+def portal_problem(existing: Sequence[int]) -> str | None:
+    """Why the running engine cannot use one more portal next to `existing` (ids), or None."""
+    problem: str | None = _rules().portal_problem(existing)
+    return problem
+
+
+def portal_hint() -> str:
+    """What portals mean with the running engine, for the form."""
+    return str(_rules().PORTAL_HINT)
+
+
 def first_lun() -> int:
     """The lowest LUN id the active engine offers (tgt keeps LUN 0 for its controller)."""
     return int(engine().first_lun)

@@ -68,6 +68,9 @@ def _addresses(addresses: Sequence[str], portal: Portal | None) -> list[str]:
 def portal_create(*, addresses: Sequence[str], comment: str = "") -> Portal:
     """A new portal listening on `addresses`."""
     cleaned = _addresses(addresses, None)
+    problem = runtime.portal_problem(list(Portal.objects.values_list("pk", flat=True)))
+    if problem:
+        raise v.fail("addresses", problem)
 
     def change() -> Portal:
         portal = Portal.objects.create(comment=comment.strip())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
+from sharing import forms as f
 from sharing import services, wizard
 from sharing.models import AuthGroup, Extent, InitiatorGroup, Portal, Target
 from storage import selectors as storage
@@ -273,6 +274,31 @@ def test_lio_refuses_networks_where_the_group_is_made(fake_target, settings):
 def test_the_group_form_says_what_the_running_engine_allows(admin_client, fake_target):
     page = admin_client.get("/sharing/initiator-groups/add/").content.decode()
     assert "tgt admits by IQN or by network" in page
+
+
+def test_tgt_refuses_a_second_portal_where_it_is_made(fake_target):
+    first = services.portal_create(addresses=["127.0.0.1"])
+    with pytest.raises(ValidationError) as exc:
+        services.portal_create(addresses=["::1"])
+    message = _errors(exc)["addresses"][0]
+    assert "serves every target on every portal" in message
+    assert f"add these addresses to portal {first.pk}" in message
+    assert Portal.objects.count() == 1
+    both = services.portal_update(portal=first, addresses=["127.0.0.1", "::1"])
+    assert sorted(a.address for a in both.addresses.all()) == ["127.0.0.1", "::1"]
+
+
+def test_lio_takes_a_second_portal(fake_target, settings):
+    settings.NASUI_ISCSI_ENGINE = "lio"
+    services.portal_create(addresses=["127.0.0.1"])
+    assert services.portal_create(addresses=["::1"]).pk
+    page_hint = "Each target listens only on the portals chosen for it."
+    assert page_hint in f.PortalForm().fields["addresses"].help_text
+
+
+def test_the_portal_form_says_what_tgt_allows(admin_client, fake_target):
+    page = admin_client.get("/sharing/portals/add/").content.decode()
+    assert "tgt serves every target on every address" in page
 
 
 def test_the_wizard_shares_an_existing_zvol_under_its_own_name(fake_target, zvol):

@@ -202,3 +202,12 @@ def initiator_group_problem(initiators: Sequence[str], networks: Sequence[str]) 
             "the initiators' IQNs (and use a firewall for addresses)."
         )
     return None
+
+
+# What a portal may be with this engine, said where the user makes one.
+PORTAL_HINT = "Each target listens only on the portals chosen for it."
+
+
+def portal_problem(existing: Sequence[int]) -> str | None:
+    """LIO gives each target its own portals: any number of portals is fine."""
+    return None

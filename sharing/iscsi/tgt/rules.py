@@ -148,3 +148,17 @@ def initiator_group_problem(initiators: Sequence[str], networks: Sequence[str]) 
             "weaker than this group says: use IQNs only or networks only."
         )
     return None
+
+
+# What a portal may be with this engine, said where the user makes one.
+PORTAL_HINT = "tgt serves every target on every address: keep one portal and list them all in it."
+
+
+def portal_problem(existing: Sequence[int]) -> str | None:
+    """Why tgt cannot add a portal next to the `existing` ones (their ids), or None."""
+    if existing:
+        return (
+            "The tgt target serves every target on every portal, so a second portal could not "
+            f"be chosen per target: add these addresses to portal {existing[0]} instead."
+        )
+    return None
