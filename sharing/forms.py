@@ -20,7 +20,12 @@ from sharing.models import (
     TargetGroup,
 )
 from sharing.wizard import OPEN_LABEL
-from storage.validation import COMPRESSION_FORM_CHOICES, VOLBLOCKSIZES
+from storage.validation import (
+    COMPRESSION_FORM_CHOICES,
+    FORCE_LABEL,
+    SPARSE_LABEL,
+    VOLBLOCKSIZES,
+)
 
 LINES_HELP = "One per line."
 
@@ -206,7 +211,8 @@ class WizardForm(StyledForm):
         initial="16384",
         label="Block size",
     )
-    sparse = forms.BooleanField(required=False, initial=True, label="Sparse (thin)")
+    sparse = forms.BooleanField(required=False, label=SPARSE_LABEL)
+    force = forms.BooleanField(required=False, label=FORCE_LABEL)
     compression = forms.ChoiceField(
         choices=[(c, c) for c in COMPRESSION_FORM_CHOICES], initial="inherit"
     )
@@ -235,5 +241,5 @@ class WizardForm(StyledForm):
         new = [("", "A new zvol")]
         self.fields["existing"].choices = new + [(z, z) for z in unshared]  # type: ignore[attr-defined]
         # The new zvol's own settings show only while "A new zvol" is chosen.
-        for field in ("parent", "size", "volblocksize", "sparse", "compression"):
+        for field in ("parent", "size", "volblocksize", "sparse", "force", "compression"):
             self.fields[field].show_when = "existing="  # type: ignore[attr-defined]

@@ -93,7 +93,8 @@ def share_new_zvol(
     parent: str,
     size: str,
     volblocksize: int = 16384,
-    sparse: bool = True,
+    sparse: bool = False,
+    force: bool = False,
     compression: str = "inherit",
     initiator: str = "",
     chap_user: str = "",
@@ -112,6 +113,7 @@ def share_new_zvol(
         size=size,
         volblocksize=volblocksize,
         sparse=sparse,
+        force=force,
         compression=compression,
     )
     try:

@@ -121,7 +121,7 @@ class ZvolCreateForm(ZvolPropertiesForm):
         label="Block size",
         help_text="16K suits most uses; small blocks lose most of the compression gain.",
     )
-    sparse = forms.BooleanField(required=False, label="Sparse (thin): reserve no space up front")
+    sparse = forms.BooleanField(required=False, label=v.SPARSE_LABEL)
     force = forms.BooleanField(required=False, label=v.FORCE_LABEL)
     field_order = ["parent", "name", "size", "volblocksize", "sparse"]
 

@@ -19,6 +19,9 @@ from storage.zfs.base import COMPRESSION_CHOICES, MIN_DISKS
 MAX_SIZE = 2**63 - 1
 # The zvol form's checkbox says this, and the refusal that asks for it names it the same way.
 FORCE_LABEL = "Allow a thick zvol over 80% of the free space"
+# Thick by default in every form and the API, as in ZFS: a thin zvol on a full pool fails
+# the initiator's writes, so thin is a choice the user makes knowingly.
+SPARSE_LABEL = "Sparse (thin): reserve no space up front"
 MAX_NAME = 200  # ZFS allows 255 bytes for a full name; the panel keeps room for snapshots
 KIB = 1024
 UNITS = {"": 1, "B": 1, "K": KIB, "M": KIB**2, "G": KIB**3, "T": KIB**4, "P": KIB**5}

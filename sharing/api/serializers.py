@@ -173,7 +173,12 @@ class WizardSerializer(serializers.Serializer[Any]):
     )
     size = serializers.CharField(required=False, default="", help_text="The new zvol's size.")
     volblocksize = serializers.IntegerField(required=False, default=16384)
-    sparse = serializers.BooleanField(required=False, default=True)
+    sparse = serializers.BooleanField(
+        required=False, default=False, help_text="Thin: reserve no space up front."
+    )
+    force = serializers.BooleanField(
+        required=False, default=False, help_text="Allow a thick zvol over 80% of the free space."
+    )
     compression = serializers.CharField(required=False, default="inherit")
     initiator = serializers.CharField(required=False, allow_blank=True, default="")
     chap_user = serializers.CharField(required=False, allow_blank=True, default="")

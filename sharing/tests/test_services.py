@@ -314,3 +314,19 @@ def test_the_wizard_asks_for_a_size_or_an_existing_zvol(fake_target, tank):
     with pytest.raises(ValidationError) as exc:
         wizard.share(name="pc", parent="tank", size="", open_to_all=True)
     assert "existing zvol" in _errors(exc)["size"][0]
+
+
+def test_the_wizard_makes_a_thick_zvol_by_default_like_the_zvol_form(fake_target, tank):
+    result = wizard.share(name="pc", parent="tank", size="64M", open_to_all=True)
+    assert storage.dataset_get(result.zvol).sparse is False
+    assert f.WizardForm(parents=["tank"]).fields["sparse"].initial is None
+
+
+def test_a_big_thick_wizard_zvol_asks_for_the_wizards_own_checkbox(fake_target, tank):
+    free = storage.dataset_get("tank").available
+    size = f"{free * 9 // 10 // 16384 * 16384}"
+    with pytest.raises(ValidationError) as exc:
+        wizard.share(name="big", parent="tank", size=size, open_to_all=True)
+    assert f"tick “{f.WizardForm.base_fields['force'].label}”" in _errors(exc)["size"][0]
+    result = wizard.share(name="big", parent="tank", size=size, open_to_all=True, force=True)
+    assert storage.dataset_get(result.zvol).volsize == int(size)
