@@ -110,9 +110,13 @@ def dataset_tree(root: str) -> list[DatasetRow]:
     return [DatasetRow(dataset=d, depth=d.name.count("/") - base) for d in datasets]
 
 
-def dataset_list(pool: str | None = None, *, volumes: bool | None = None) -> list[Dataset]:
-    """Datasets and/or zvols of one pool or of all pools."""
+def dataset_list(
+    pool: str | None = None, *, volumes: bool | None = None, settle: bool = False
+) -> list[Dataset]:
+    """Datasets and/or zvols of one pool or of all pools; settled: after their writes synced."""
     engine = get_engine()
+    if settle:
+        engine.settle(pool)
     pools = [pool] if pool else [p.name for p in engine.list_pools()]
     found = [d for name in pools for d in engine.list_datasets(name)]
     if volumes is not None:
@@ -120,9 +124,12 @@ def dataset_list(pool: str | None = None, *, volumes: bool | None = None) -> lis
     return sorted(found, key=lambda d: d.name.split("/"))
 
 
-def dataset_get(name: str) -> Dataset:
-    """One dataset or zvol (DatasetNotFound if absent)."""
-    return get_engine().get_dataset(name)
+def dataset_get(name: str, *, settle: bool = False) -> Dataset:
+    """One dataset or zvol (DatasetNotFound if absent); settled: after its pool's writes synced."""
+    engine = get_engine()
+    if settle:
+        engine.settle(name.split("/", 1)[0])
+    return engine.get_dataset(name)
 
 
 def dataset_properties(name: str, properties: tuple[str, ...]) -> dict[str, str]:

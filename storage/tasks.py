@@ -72,4 +72,4 @@ def pool_scrub(
 @shared_task(name="storage.sandbox_rescan", ignore_result=True)
 def sandbox_rescan() -> None:
     """Recompute the sandbox's space figures from what was written since the last scan."""
-    get_engine().refresh_space()
+    get_engine().settle()

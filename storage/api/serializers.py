@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from datetime import UTC, datetime
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -37,6 +38,11 @@ class PoolSerializer(serializers.Serializer[Any]):
     capacity = serializers.IntegerField(help_text="Percent used.")
     fragmentation = serializers.IntegerField(allow_null=True)
     dedupratio = serializers.FloatField()
+    ashift = serializers.IntegerField(
+        allow_null=True,
+        help_text="Sectors are 2^ashift bytes (12: 4 KiB). Null when the pool property is 0: "
+        "each vdev then chose its own from its disks.",
+    )
 
 
 _VDEV_PROPERTIES = {
@@ -144,16 +150,39 @@ class ImportableSerializer(serializers.Serializer[Any]):
     status = serializers.CharField()
 
 
+class EpochDateTimeField(serializers.DateTimeField):
+    """A Unix time (float seconds) shown as an ISO 8601 date and time."""
+
+    def to_representation(self, value: Any) -> Any:
+        return super().to_representation(datetime.fromtimestamp(value, tz=UTC))
+
+
+def _bytes(help_text: str, **kwargs: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(help_text=help_text, **kwargs)
+
+
 class DatasetSerializer(serializers.Serializer[Any]):
     """A file system or zvol with its space figures (bytes) and settings."""
 
     name = serializers.CharField()
     pool = serializers.CharField()
     type = serializers.CharField()
-    used = serializers.IntegerField()
+    used = _bytes(
+        "usedbydataset + usedbychildren + usedbysnapshots + usedbyrefreservation. "
+        "Lags writes until the pool syncs (about 5 s; see ?settle)."
+    )
     available = serializers.IntegerField()
-    referenced = serializers.IntegerField()
-    logicalused = serializers.IntegerField()
+    referenced = _bytes("Bytes of the dataset's own data, as stored (after compression).")
+    logicalused = _bytes("Data of the dataset and its children before compression.")
+    logicalreferenced = _bytes("The dataset's own data before compression.")
+    usedbydataset = _bytes("Used by the dataset's own data.")
+    usedbychildren = _bytes("Used by children, with their unused reservations.")
+    usedbysnapshots = _bytes("Freed if every snapshot of the dataset were destroyed.")
+    usedbyrefreservation = _bytes("The part of refreservation not yet filled with data.")
+    figures_read_at = EpochDateTimeField(
+        help_text="When the space figures were read. They count writes whose transaction "
+        "group had synced by then; ?settle=true syncs the pool first."
+    )
     compressratio = serializers.FloatField()
     compression = serializers.CharField()
     dedup = serializers.CharField()
@@ -163,8 +192,22 @@ class DatasetSerializer(serializers.Serializer[Any]):
     sparse = serializers.BooleanField(allow_null=True)
     quota = serializers.IntegerField(allow_null=True)
     reservation = serializers.IntegerField(allow_null=True)
+    refreservation = _bytes(
+        "Space kept for the dataset's own data (a thick zvol's); null when none.", allow_null=True
+    )
     atime = serializers.BooleanField(allow_null=True)
     comment = serializers.CharField()
+
+
+class FiguresQuerySerializer(serializers.Serializer[Any]):
+    """How settled the space figures must be."""
+
+    settle = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Wait for the pool's pending writes to be synced before reading, so used "
+        "and referenced include everything written so far (slower).",
+    )
 
 
 def _choice(values: list[str], **kwargs: Any) -> serializers.ChoiceField:

@@ -116,6 +116,11 @@ class PoolViewSet(ListViewSet):
         return Response(s.PoolSerializer(pools[0]).data, status=status.HTTP_201_CREATED)
 
 
+def _settle(request: Request) -> bool:
+    """The ?settle= flag: read the figures only once the pool's writes have synced."""
+    return bool(validated(s.FiguresQuerySerializer, request.query_params)["settle"])
+
+
 def _split(full: str) -> tuple[str, str]:
     """tank/a/b -> ("tank/a", "b")."""
     parent, _, name = full.strip("/").rpartition("/")
@@ -129,9 +134,9 @@ class _DatasetBase(ListViewSet):
     lookup_value_regex = ".+"
     volumes = False
 
-    def _get(self, name: str) -> Any:
+    def _get(self, name: str, *, settle: bool = False) -> Any:
         try:
-            found = selectors.dataset_get(name)
+            found = selectors.dataset_get(name, settle=settle)
         except zfs.DatasetNotFound as exc:
             raise Http404(f"No dataset or zvol named {name}.") from exc
         if found.is_volume != self.volumes:
@@ -139,19 +144,23 @@ class _DatasetBase(ListViewSet):
         return found
 
     @extend_schema(
-        parameters=[OpenApiParameter("pool", str, description="Only this pool.")],
+        parameters=[
+            OpenApiParameter("pool", str, description="Only this pool."),
+            s.FiguresQuerySerializer,
+        ],
         responses=s.DatasetSerializer(many=True),
     )
     def list(self, request: Request) -> Response:
+        settle = _settle(request)
         pool = request.query_params.get("pool") or None
         if pool is not None and pool not in {p.name for p in selectors.pool_list()}:
             raise v.fail("pool", f"No pool is named “{pool}”.")
-        items = selectors.dataset_list(pool, volumes=self.volumes)
+        items = selectors.dataset_list(pool, volumes=self.volumes, settle=settle)
         return self.paginated(request, items, s.DatasetSerializer)
 
-    @extend_schema(parameters=[NAME], responses=s.DatasetSerializer)
+    @extend_schema(parameters=[NAME, s.FiguresQuerySerializer], responses=s.DatasetSerializer)
     def retrieve(self, request: Request, name: str) -> Response:
-        return Response(s.DatasetSerializer(self._get(name)).data)
+        return Response(s.DatasetSerializer(self._get(name, settle=_settle(request))).data)
 
     def _create(self, request: Request, body: type[Any], service: Callable[..., Any]) -> Response:
         """Create from a body naming the full path: `service(parent=, name=, **the rest)`."""

@@ -114,3 +114,29 @@ def test_a_pool_card_shows_what_datasets_can_use_not_raw_free(admin_client, tank
     page = admin_client.get("/storage/").content.decode()
     shown = page.split('data-testid="available">')[1].split("<")[0]
     assert shown == format_bytes(available)
+
+
+def _testid(page: str, testid: str) -> str:
+    """The text of the element with that data-testid."""
+    return page.split(f'data-testid="{testid}">')[1].split("<")[0]
+
+
+def test_the_pool_page_shows_its_ashift(admin_client, tank):
+    page = admin_client.get("/storage/pools/tank/").content.decode()
+    assert _testid(page, "ashift") == "ashift 12 · 4.0 KiB sectors"
+
+
+def test_a_zvol_page_shows_its_used_breakdown_in_readable_units(admin_client, tank):
+    services.zvol_create(parent="tank", name="vol", size="64M")
+    with tank.zvol_path("tank/vol").open("r+b") as vol:
+        vol.write(bytes(range(256)) * 4096)
+    tank.settle("tank")
+    vol = selectors.dataset_get("tank/vol")
+    page = admin_client.get("/storage/zvols/tank/vol/edit/").content.decode()
+
+    assert _testid(page, "used") == "64.0 MiB"
+    assert _testid(page, "logicalreferenced") == "1.0 MiB"
+    assert _testid(page, "refreservation") == "64.0 MiB"
+    for part in ("usedbydataset", "usedbyrefreservation", "usedbychildren"):
+        assert _testid(page, part) == format_bytes(getattr(vol, part))
+    assert vol.usedbyrefreservation > 60 * 1024**2

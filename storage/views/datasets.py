@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -43,10 +44,15 @@ def _dataset_form_page(
         form,
         save=save,
         template="storage/dataset_form.html",
-        context={"title": title, "kind": kind, "dataset": dataset},
+        context={"title": title, "kind": kind, "dataset": dataset, "read_at": _read_at(dataset)},
         done=lambda saved: f"{kind.capitalize()} {saved.name} {done}.",
         then=lambda saved: pool_url(saved.name),
     )
+
+
+def _read_at(dataset: Dataset | None) -> datetime | None:
+    """When the dataset's space figures were read, for the page's time format."""
+    return datetime.fromtimestamp(dataset.figures_read_at, tz=UTC) if dataset else None
 
 
 def _create_page(

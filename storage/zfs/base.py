@@ -80,8 +80,14 @@ class Pool:
     capacity: int  # percent used
     dedupratio: float
     health: str
+    ashift: int | None  # the pool property; None when 0 (each vdev chose its own at creation)
     guid: str = ""
     altroot: str = ""
+
+    @property
+    def sector_size(self) -> int | None:
+        """The allocation unit, 2^ashift bytes (None when ashift is not set)."""
+        return 1 << self.ashift if self.ashift else None
 
 
 @dataclass(frozen=True)
@@ -170,6 +176,16 @@ class Dataset:
     compressratio: float
     compression: str
     dedup: str
+    # The used breakdown: used = usedbydataset + usedbychildren + usedbysnapshots
+    # + usedbyrefreservation, as OpenZFS keeps it.
+    logicalreferenced: int
+    usedbydataset: int
+    usedbychildren: int
+    usedbysnapshots: int
+    usedbyrefreservation: int
+    # Unix time the figures were read at. They lag writes until the pool's transaction group
+    # syncs (about 5 s on OpenZFS; the sandbox's until its next rescan): see ZfsEngine.settle.
+    figures_read_at: float
     recordsize: int | None = None  # file systems only
     volblocksize: int | None = None  # volumes only
     volsize: int | None = None  # volumes only
@@ -349,8 +365,8 @@ class ZfsEngine(Protocol):
         """`zpool iostat -Hp -y INTERVAL 1` output; None where the engine has no I/O counters."""
         ...
 
-    def refresh_space(self) -> None:
-        """Bring cached space figures up to date (ZFS keeps its own: nothing to do there)."""
+    def settle(self, pool: str | None = None) -> None:
+        """Wait until what was written to a pool (every pool when None) shows in its figures."""
         ...
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -64,6 +65,7 @@ class CliZfsEngine:
         long_timeout: float = 3600.0,
         read_text: Callable[[str], str] | None = None,
         arcstats_path: str = ARCSTATS_PATH,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self._runner = runner
         self._timeout = timeout
@@ -71,6 +73,7 @@ class CliZfsEngine:
         self._read_text = read_text or (lambda path: Path(path).read_text())
         self._arcstats_path = arcstats_path
         self._version: Version | None = None
+        self._clock = clock
 
     # -- plumbing --------------------------------------------------------------------------
     def run(self, argv: Sequence[str], *, timeout: float | None = None) -> CommandResult:
@@ -98,8 +101,16 @@ class CliZfsEngine:
         """One `zpool iostat` report covering the next `interval` seconds (-y: not since boot)."""
         return self._out("zpool", "iostat", "-H", "-p", "-y", str(interval), "1")
 
-    def refresh_space(self) -> None:
-        """Nothing to do: ZFS keeps its space figures current itself."""
+    def settle(self, pool: str | None = None) -> None:
+        """Flush buffered writes, then wait for the pool's open transaction groups to sync.
+
+        `sync` first: writes through a zvol's device node can sit in the page cache, where
+        `zpool sync` does not see them. Until the sync, used/referenced lag the writes.
+        """
+        if pool is not None:
+            check_pool_name(pool)
+        self.run(["sync"])
+        self.run(["zpool", "sync", *([pool] if pool else [])])
 
     # -- disks -----------------------------------------------------------------------------
     def list_disks(self) -> list[BlockDevice]:
@@ -252,7 +263,8 @@ class CliZfsEngine:
     def _list(self, *targets: str, recursive: bool) -> list[Dataset]:
         columns = ",".join(parse.DATASET_COLUMNS)
         argv = ["zfs", "list", "-H", "-p", "-o", columns, "-t", "filesystem,volume"]
-        return parse.parse_zfs_list(self._out(*argv, *(["-r"] if recursive else []), *targets))
+        text = self._out(*argv, *(["-r"] if recursive else []), *targets)
+        return parse.parse_zfs_list(text, read_at=self._clock())
 
     def list_datasets(self, root: str) -> list[Dataset]:
         """Every file system and zvol under `root` (a pool or dataset), in one `zfs list`."""

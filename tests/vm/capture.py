@@ -22,6 +22,11 @@ from storage.zfs.disks import list_disks, lsblk_argv
 from storage.zfs.parse import DATASET_COLUMNS, POOL_COLUMNS
 
 MIB = 1 << 20
+# What the parser tests compare `zfs list` with: captured right after it, with no write between.
+SPACE_PROPERTIES = (
+    "used", "referenced", "logicalreferenced", "refreservation", "reservation",
+    "usedbydataset", "usedbychildren", "usedbysnapshots", "usedbyrefreservation",
+)  # fmt: skip
 OUT = Path(sys.argv[1] if len(sys.argv) > 1 else "/mnt/out/fixtures")
 INDEX: dict[str, dict[str, object]] = {}
 ENGINE = CliZfsEngine(timeout=600)
@@ -74,7 +79,8 @@ def fill_tank() -> None:
     for name, props in {
         "random": {"compression": "lz4"},
         "text": {"compression": "gzip-9", "nasui:comment": "text files"},
-        "zstd": {"compression": "zstd", "quota": str(512 * MIB)},
+        # a reservation above what it holds: charged to tank's usedbychildren, not to its used
+        "zstd": {"compression": "zstd", "quota": str(512 * MIB), "reservation": str(32 * MIB)},
         "dedup": {"compression": "off", "dedup": "on", "recordsize": "16384"},
     }.items():
         ENGINE.create_dataset(f"tank/{name}", properties=props)
@@ -83,6 +89,10 @@ def fill_tank() -> None:
                        properties={"dedup": "on", "compression": "off"})  # fmt: skip
     block = os.urandom(2 * MIB)
     Path("/tank/random/data").write_bytes(os.urandom(8 * MIB))
+    # 2 MiB rewritten after a snapshot: the old blocks show as usedbysnapshots
+    sh("zfs", "snapshot", "tank/random@before")
+    with open("/tank/random/data", "r+b") as rewrite:
+        rewrite.write(os.urandom(2 * MIB))
     Path("/tank/text/data").write_bytes(text_data(8 * MIB))
     Path("/tank/zstd/data").write_bytes(text_data(4 * MIB))
     Path("/tank/dedup/data").write_bytes(block * 3)
@@ -105,6 +115,9 @@ def capture_reads() -> None:
     columns = ",".join(DATASET_COLUMNS)
     cap("zfs_list_tank", ["zfs", "list", "-H", "-p", "-o", columns, "-t", "filesystem,volume",
                           "-r", "tank"])  # fmt: skip
+    cap("zfs_get_space_tank", ["zfs", "get", "-H", "-p", "-o", "name,property,value,source",
+                               ",".join(SPACE_PROPERTIES), "-t", "filesystem,volume", "-r",
+                               "tank"])  # fmt: skip
     cap("zfs_get_text", ["zfs", "get", "-H", "-p", "-o", "name,property,value,source", "all",
                          "tank/text"])  # fmt: skip
     cap("zpool_status_D_tank", ["zpool", "status", "-D", "-p", "tank"])

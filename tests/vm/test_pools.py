@@ -46,6 +46,8 @@ def test_it_creates_each_layout_with_panel_defaults(
     root = engine.get_dataset(name)
     assert (root.compression, root.atime) == ("lz4", False)
     pool = engine.get_pool(name)
+    assert pool.ashift == 12
+    assert [p.ashift for p in engine.list_pools() if p.name == name] == [12]
     assert pool.health == "ONLINE"
     assert pool.size > 0
     assert pool.dedupratio == 1.0
@@ -144,6 +146,9 @@ def test_it_imports_a_pool_created_outside_the_panel(
     assert "renamed" in [p.name for p in engine.importable_pools()]
     engine.import_pool("renamed")
     assert engine.get_pool("renamed").health == "ONLINE"
+    # made without -o ashift: the property reads 0 (each vdev chose its own), shown as None
+    assert engine.get_pool_properties("renamed", ["ashift"])["ashift"] == "0"
+    assert engine.get_pool("renamed").ashift is None
 
 
 def test_it_reports_nothing_to_import_as_an_empty_list(engine: CliZfsEngine) -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,9 @@ from storage.zfs.disks import list_disks
 
 POOL = "spool"
 MIB = 1 << 20
+BREAKDOWN = ("usedbydataset", "usedbychildren", "usedbysnapshots", "usedbyrefreservation")
+FIGURES = ("used", "referenced", "logicalreferenced", "refreservation", *BREAKDOWN)
+TXG_TIMEOUT = Path("/sys/module/zfs/parameters/zfs_txg_timeout")
 
 
 def text_data(size: int) -> bytes:
@@ -142,3 +146,85 @@ def test_disks_are_listed_with_serials_and_sizes() -> None:
     disks = [d for d in list_disks() if d.serial.startswith(SERIAL_PREFIX)]
     assert len(disks) >= 6
     assert all(d.size >= 256 * MIB and d.path.startswith("/dev/vd") for d in disks)
+
+
+@pytest.fixture(scope="module")
+def figures_pool(
+    module_pool: Callable[..., str], all_disks: list[str], engine: CliZfsEngine
+) -> str:
+    """One disk holding every part of used: a thick zvol, a snapshot, a reservation."""
+    name = module_pool("fpool", PoolLayout.single("stripe", all_disks[4:5]))
+    engine.create_zvol(f"{name}/thick", size=64 * MIB, volblocksize=16384)
+    engine.create_dataset(f"{name}/snap", properties={"compression": "off"})
+    engine.create_dataset(f"{name}/held", properties={"reservation": str(32 * MIB)})
+    Path(f"/{name}/snap/data").write_bytes(os.urandom(4 * MIB))
+    engine.run(["zfs", "snapshot", f"{name}/snap@before"])
+    with open(f"/{name}/snap/data", "r+b") as rewrite:
+        rewrite.write(os.urandom(MIB))  # the old 1 MiB stays in the snapshot
+    assert wait_for(lambda: Path(f"/dev/zvol/{name}/thick").exists(), timeout=30)
+    with open(f"/dev/zvol/{name}/thick", "r+b") as vol:
+        vol.write(os.urandom(4 * MIB))
+    sync_pool(engine, name)
+    return name
+
+
+def test_the_used_breakdown_adds_up_and_matches_zfs_get(
+    engine: CliZfsEngine, figures_pool: str
+) -> None:
+    datasets = {d.name: d for d in engine.list_datasets(figures_pool)}
+    shown = {}
+    for name, dataset in datasets.items():
+        got = engine.get_properties(name, FIGURES)
+        shown[name] = {prop: int(got[prop].value) for prop in FIGURES}
+        assert dataset.used == sum(getattr(dataset, part) for part in BREAKDOWN), name
+        for prop in FIGURES:
+            assert (getattr(dataset, prop) or 0) == shown[name][prop], (name, prop)
+    _save("breakdown.json", shown)
+
+    thick, snap = datasets[f"{figures_pool}/thick"], datasets[f"{figures_pool}/snap"]
+    assert thick.refreservation is not None
+    assert thick.refreservation >= 64 * MIB
+    assert thick.usedbyrefreservation == thick.refreservation - thick.referenced
+    assert thick.logicalreferenced >= 4 * MIB
+    assert snap.usedbysnapshots >= MIB
+    held = datasets[f"{figures_pool}/held"]
+    assert held.used < MIB  # its unused reservation is charged to the parent
+    assert datasets[figures_pool].usedbychildren >= 32 * MIB + thick.used + snap.used
+
+
+@pytest.fixture
+def pending_writes() -> Iterator[None]:
+    """Transaction groups that sync only when asked, so a write stays pending meanwhile."""
+    before = TXG_TIMEOUT.read_text()
+    TXG_TIMEOUT.write_text("600")
+    yield
+    TXG_TIMEOUT.write_text(before)
+
+
+def test_settle_makes_a_just_written_zvol_show_its_data(
+    engine: CliZfsEngine, figures_pool: str, pending_writes: None
+) -> None:
+    name = f"{figures_pool}/fresh"
+    engine.create_zvol(name, size=32 * MIB, sparse=True, properties={"compression": "off"})
+    assert wait_for(lambda: Path(f"/dev/zvol/{name}").exists(), timeout=30)
+    engine.settle(figures_pool)
+    with open(f"/dev/zvol/{name}", "r+b") as vol:
+        vol.write(os.urandom(8 * MIB))
+        vol.flush()  # into the page cache: neither in ZFS yet nor synced
+        pending = engine.get_dataset(name)
+        engine.settle(figures_pool)
+        settled = engine.get_dataset(name)
+    _save("settle.json", {"pending": pending.referenced, "settled": settled.referenced})
+
+    assert pending.referenced < MIB
+    assert settled.referenced >= 8 * MIB
+    assert settled.logicalreferenced >= 8 * MIB
+    assert settled.figures_read_at > pending.figures_read_at
+
+
+def _save(name: str, figures: object) -> None:
+    """Print figures and keep them in $NASUI_VM_OUT for the notes."""
+    print(json.dumps(figures, indent=1))
+    out = os.environ.get("NASUI_VM_OUT")
+    if out:
+        Path(out, name).write_text(json.dumps(figures, indent=2))

@@ -14,6 +14,7 @@ from storage.zfs.errors import (
     InvalidLayout,
     InvalidProperty,
     PoolBusy,
+    PoolNotFound,
     VolumeShrink,
     ZfsTimeout,
     ZfsUnavailable,
@@ -64,10 +65,36 @@ def test_list_disks_keeps_whole_disks_from_lsblk_through_the_engines_runner() ->
     assert runner.last[0] == "lsblk"
 
 
-def test_refresh_space_runs_no_command() -> None:
+def test_settle_flushes_buffered_writes_then_syncs_the_pool() -> None:
     engine, runner = engine_with()
-    engine.refresh_space()
+    engine.settle("tank")
+    assert runner.calls == [("sync",), ("zpool", "sync", "tank")]
+
+
+def test_settle_without_a_pool_syncs_every_pool() -> None:
+    engine, runner = engine_with()
+    engine.settle()
+    assert runner.calls == [("sync",), ("zpool", "sync")]
+
+
+def test_settle_refuses_a_bad_pool_name_before_running_anything() -> None:
+    engine, runner = engine_with()
+    with pytest.raises(InvalidProperty):
+        engine.settle("-f")
     assert runner.calls == []
+
+
+def test_settle_reports_a_missing_pool(fixture_text: Callable[[str], str]) -> None:
+    stderr = fixture_text("err_pool_not_found.stderr")
+    engine, _ = engine_with({("zpool", "sync"): fail(stderr)})
+    with pytest.raises(PoolNotFound):
+        engine.settle("nosuchpool")
+
+
+def test_datasets_carry_the_time_they_were_read(fixture_text: Callable[[str], str]) -> None:
+    runner = ScriptedRunner(responses={("zfs", "list"): fixture_text("zfs_list_tank.txt")})
+    engine = CliZfsEngine(runner, clock=lambda: 1_800_000_000.5)
+    assert {d.figures_read_at for d in engine.list_datasets("tank")} == {1_800_000_000.5}
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,19 @@ from collections.abc import Callable
 import pytest
 
 from storage.zfs import parse
-from storage.zfs.base import Version
+from storage.zfs.base import Dataset, Version
 
 Text = Callable[[str], str]
+READ_AT = 1_800_000_000.0
+MIB = 1 << 20
+SPACE = ("used", "referenced", "logicalreferenced", "refreservation", "reservation",
+         "usedbydataset", "usedbychildren", "usedbysnapshots", "usedbyrefreservation")  # fmt: skip
+
+
+def tank_datasets(fixture_text: Text) -> dict[str, Dataset]:
+    """The captured `zfs list` of tank, by name."""
+    datasets = parse.parse_zfs_list(fixture_text("zfs_list_tank.txt"), read_at=READ_AT)
+    return {d.name: d for d in datasets}
 
 
 def test_zpool_list_reads_every_pool(fixture_text: Text) -> None:
@@ -23,10 +33,53 @@ def test_zpool_list_reads_every_pool(fixture_text: Text) -> None:
     assert tank.fragmentation == 0
     assert tank.guid.isdigit()
     assert tank.altroot == ""
+    assert (tank.ashift, pools["fast"].ashift, tank.sector_size) == (12, 12, 4096)
+
+
+def test_zpool_list_without_an_ashift_column_or_with_ashift_0_has_none(fixture_text: Text) -> None:
+    line = fixture_text("zpool_list.txt").splitlines()[0]
+    fields = line.split("\t")
+    without = parse.parse_zpool_list("\t".join(fields[:-1]), parse.POOL_COLUMNS[:-1])
+    auto = parse.parse_zpool_list("\t".join([*fields[:-1], "0"]))
+    assert (without[0].ashift, auto[0].ashift, auto[0].sector_size) == (None, None, None)
+
+
+def test_zfs_list_used_is_the_sum_of_its_breakdown(fixture_text: Text) -> None:
+    for dataset in tank_datasets(fixture_text).values():
+        parts = (dataset.usedbydataset, dataset.usedbychildren, dataset.usedbysnapshots,
+                 dataset.usedbyrefreservation)  # fmt: skip
+        assert dataset.used == sum(parts), dataset.name
+        assert dataset.figures_read_at == READ_AT
+
+
+def test_zfs_list_space_figures_match_zfs_get(fixture_text: Text) -> None:
+    got = parse.parse_zfs_get(fixture_text("zfs_get_space_tank.txt"))
+    datasets = tank_datasets(fixture_text)
+
+    assert set(got) == set(datasets)
+    for name, dataset in datasets.items():
+        for prop in SPACE:
+            assert (getattr(dataset, prop) or 0) == int(got[name][prop].value), (name, prop)
+
+
+def test_zfs_list_reads_snapshot_reservation_and_refreservation_use(fixture_text: Text) -> None:
+    datasets = tank_datasets(fixture_text)
+    random, zstd, tank = datasets["tank/random"], datasets["tank/zstd"], datasets["tank"]
+    thick = datasets["tank/thick"]
+
+    assert random.usedbysnapshots > 2 * MIB  # the 2 MiB rewritten after the snapshot
+    # an unused reservation is charged to the parent, not to the dataset's own used
+    assert zstd.reservation == 32 * MIB
+    assert zstd.used < 4 * MIB
+    others = sum(d.used for n, d in datasets.items() if n.count("/") == 1 and n != "tank/zstd")
+    assert tank.usedbychildren >= others + 32 * MIB
+    assert thick.refreservation is not None
+    assert thick.usedbyrefreservation == thick.refreservation - thick.referenced
+    assert thick.usedbydataset == thick.referenced
 
 
 def test_zfs_list_reads_filesystems_and_volumes(fixture_text: Text) -> None:
-    datasets = {d.name: d for d in parse.parse_zfs_list(fixture_text("zfs_list_tank.txt"))}
+    datasets = tank_datasets(fixture_text)
 
     assert set(datasets) == {
         "tank", "tank/dedup", "tank/random", "tank/text", "tank/thick", "tank/thin", "tank/zstd",
@@ -35,12 +88,14 @@ def test_zfs_list_reads_filesystems_and_volumes(fixture_text: Text) -> None:
     assert (text.type, text.compression, text.comment) == ("filesystem", "gzip-9", "text files")
     assert text.compressratio > 3.0
     assert text.logicalused > 3 * text.used
+    assert text.logicalreferenced == text.logicalused  # no children
+    assert text.logicalreferenced > 3 * text.referenced
     assert (text.recordsize, text.volsize, text.atime, text.quota) == (131072, None, False, None)
     assert text.pool == "tank"
 
 
 def test_zfs_list_reads_thick_and_sparse_zvols(fixture_text: Text) -> None:
-    datasets = {d.name: d for d in parse.parse_zfs_list(fixture_text("zfs_list_tank.txt"))}
+    datasets = tank_datasets(fixture_text)
     thick, thin = datasets["tank/thick"], datasets["tank/thin"]
 
     assert (thick.volsize, thick.volblocksize, thick.sparse) == (64 << 20, 16384, False)
@@ -58,7 +113,7 @@ def test_zfs_list_reads_thick_and_sparse_zvols(fixture_text: Text) -> None:
 
 
 def test_zfs_list_reads_quota_and_random_data(fixture_text: Text) -> None:
-    datasets = {d.name: d for d in parse.parse_zfs_list(fixture_text("zfs_list_tank.txt"))}
+    datasets = tank_datasets(fixture_text)
 
     assert datasets["tank/zstd"].quota == 512 << 20
     assert datasets["tank/zstd"].available < 512 << 20
@@ -68,7 +123,7 @@ def test_zfs_list_reads_quota_and_random_data(fixture_text: Text) -> None:
 
 def test_zfs_list_rejects_a_column_mismatch() -> None:
     with pytest.raises(ValueError, match="columns"):
-        parse.parse_zfs_list("tank\tfilesystem\n")
+        parse.parse_zfs_list("tank\tfilesystem\n", read_at=READ_AT)
 
 
 def test_zfs_get_keeps_values_and_sources(fixture_text: Text) -> None:

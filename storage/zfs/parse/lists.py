@@ -34,6 +34,7 @@ POOL_COLUMNS = (
     "health",
     "guid",
     "altroot",
+    "ashift",
 )
 DATASET_COLUMNS = (
     "name",
@@ -42,6 +43,11 @@ DATASET_COLUMNS = (
     "available",
     "referenced",
     "logicalused",
+    "logicalreferenced",
+    "usedbydataset",
+    "usedbychildren",
+    "usedbysnapshots",
+    "usedbyrefreservation",
     "compressratio",
     "compression",
     "dedup",
@@ -88,14 +94,17 @@ def _pool(row: dict[str, str]) -> Pool:
         capacity=parse_percent(row["capacity"]) or 0,
         dedupratio=parse_ratio(row["dedupratio"]),
         health=row["health"],
+        ashift=parse_int_or_none(row.get("ashift", "-")) or None,
         guid=row.get("guid", ""),
         altroot="" if row.get("altroot", "-") == "-" else row["altroot"],
     )
 
 
-def parse_zfs_list(text: str, columns: Sequence[str] = DATASET_COLUMNS) -> list[Dataset]:
-    """`zfs list -H -p -o <DATASET_COLUMNS>` -> datasets and zvols."""
-    return [_dataset(row) for row in split_rows(text, columns)]
+def parse_zfs_list(
+    text: str, *, read_at: float, columns: Sequence[str] = DATASET_COLUMNS
+) -> list[Dataset]:
+    """`zfs list -H -p -o <DATASET_COLUMNS>` run at Unix time `read_at` -> datasets and zvols."""
+    return [_dataset(row, read_at) for row in split_rows(text, columns)]
 
 
 def _size_or_none(row: dict[str, str], key: str) -> int | None:
@@ -104,7 +113,7 @@ def _size_or_none(row: dict[str, str], key: str) -> int | None:
     return value or None
 
 
-def _dataset(row: dict[str, str]) -> Dataset:
+def _dataset(row: dict[str, str], read_at: float) -> Dataset:
     is_volume = row["type"] == "volume"
     comment = row.get(COMMENT_PROPERTY, "-")
     mountpoint = row.get("mountpoint", "-")
@@ -118,6 +127,12 @@ def _dataset(row: dict[str, str]) -> Dataset:
         compressratio=parse_ratio(row["compressratio"]),
         compression=row["compression"],
         dedup=row["dedup"],
+        logicalreferenced=parse_count(row["logicalreferenced"]),
+        usedbydataset=parse_count(row["usedbydataset"]),
+        usedbychildren=parse_count(row["usedbychildren"]),
+        usedbysnapshots=parse_count(row["usedbysnapshots"]),
+        usedbyrefreservation=parse_count(row["usedbyrefreservation"]),
+        figures_read_at=read_at,
         recordsize=None if is_volume else parse_int_or_none(row.get("recordsize", "-")),
         volblocksize=parse_int_or_none(row.get("volblocksize", "-")) if is_volume else None,
         volsize=parse_int_or_none(row.get("volsize", "-")) if is_volume else None,

@@ -309,6 +309,8 @@ class SandboxZfsEngine(DatasetOps):
         started = time.monotonic()
         result = RescanResult()
         with self._rescan_lock():
+            # The figures count at least every write made before this moment: their read time.
+            read_at = self._clock()
             snapshot = self._state.read()
             trees = [self._pool(snapshot, pool)] if pool else self._imported(snapshot)
             cache = self.cache
@@ -316,14 +318,14 @@ class SandboxZfsEngine(DatasetOps):
             with self._state.transaction() as state:
                 for guid, pool_figures in scanned.items():
                     if guid in state["pools"]:
-                        store(state["pools"][guid], pool_figures)
+                        store(state["pools"][guid], pool_figures, read_at)
         result.pools = len(scanned)
         result.seconds = time.monotonic() - started
         return result
 
-    def refresh_space(self) -> None:
-        """Recompute the space figures from the files written since the last scan."""
-        self.rescan()
+    def settle(self, pool: str | None = None) -> None:
+        """Rescan the files written since the last scan: the sandbox's figures lag until then."""
+        self.rescan(pool)
 
     def pool_iostat(self, interval: int) -> str | None:
         """None: sandbox pools are plain files, with no I/O counters of their own."""

@@ -23,6 +23,7 @@ class Space:
     usedbyrefreservation: int
     compressed: int  # psize of the dataset and its children, for compressratio
     refcompressed: int
+    usedbysnapshots: int = 0  # the sandbox has no snapshots
 
     @property
     def compressratio(self) -> float:
@@ -49,6 +50,11 @@ def pool_allocated(tree: PoolTree) -> int:
     return int(tree.record.get("scan", {}).get("allocated", 0))
 
 
+def read_at(tree: PoolTree) -> float:
+    """When the pool's figures were read: its last scan began, or (never scanned) it was made."""
+    return float(tree.record.get("scan", {}).get("time") or tree.record.get("created", 0))
+
+
 def pool(tree: PoolTree) -> Pool:
     """The pool as `zpool list` would show it."""
     size = pool_size(tree)
@@ -62,17 +68,24 @@ def pool(tree: PoolTree) -> Pool:
         capacity=allocated * 100 // size if size else 0,
         dedupratio=dedup.dedup_ratio(tree.record.get("scan", {}).get("ddt", [])),
         health="ONLINE",
+        ashift=layout.ASHIFT,  # the only one modelled: create_pool refuses others
         guid=tree.guid,
     )
 
 
 class SpaceCalculator:
-    """Computes used/available for every dataset of a pool once, top-down and bottom-up."""
+    """Computes used/available for every dataset of a pool once, top-down and bottom-up.
+
+    The accounting is OpenZFS's (dsl_dir.c): used = usedbydataset + usedbychildren
+    + usedbyrefreservation; a child's unused `reservation` is charged to its parent's
+    usedbychildren, not to the child's own used.
+    """
 
     def __init__(self, tree: PoolTree) -> None:
         self.tree = tree
         self._space: dict[str, Space] = {}
         self._used_only: dict[str, tuple[int, int, int, int]] = {}
+        self._dir_space: dict[str, int] = {}
         dspace = layout.pool_dspace(tree.layout, tree.record["disk_sizes"])
         self._root_limit = dspace - layout.slop(dspace)
 
@@ -82,22 +95,26 @@ class SpaceCalculator:
         asize = int(usage.get("asize", 0))
         return self.tree.geometry.dsize(asize), usage.get("lsize", 0), usage.get("psize", 0)
 
+    def _unused_refreservation(self, rel: str, referenced: int) -> int:
+        """usedbyrefreservation: the part of refreservation no data fills yet."""
+        return max(0, self.tree.int_value(rel, "refreservation") - referenced)
+
+    def _charged(self, rel: str) -> int:
+        """What a dataset costs its parent: its used, or its reservation when that is more."""
+        return max(self._bottom_up(rel)[0], self.tree.int_value(rel, "reservation"))
+
     def _bottom_up(self, rel: str) -> tuple[int, int, int, int]:
         """(used, usedbychildren, logicalused, compressed) including children."""
         if rel in self._used_only:
             return self._used_only[rel]
         referenced, lsize, psize = self._own(rel)
-        children = [self._bottom_up(c) for c in self.tree.children(rel)]
-        by_children = sum(c[0] for c in children)
-        refreservation = self.tree.int_value(rel, "refreservation")
-        by_refres = max(0, refreservation - referenced)
-        used = referenced + by_children + by_refres
-        # An unused reservation is charged to the dataset as if written.
-        used = max(used, self.tree.int_value(rel, "reservation"))
-        logical = lsize + sum(c[2] for c in children)
-        figures = (used, by_children, logical, psize + sum(c[3] for c in children))
-        self._used_only[rel] = figures
-        return figures
+        children = self.tree.children(rel)
+        by_children = sum(self._charged(c) for c in children)
+        used = referenced + by_children + self._unused_refreservation(rel, referenced)
+        logical = lsize + sum(self._bottom_up(c)[2] for c in children)
+        compressed = psize + sum(self._bottom_up(c)[3] for c in children)
+        self._used_only[rel] = (used, by_children, logical, compressed)
+        return self._used_only[rel]
 
     def space(self, rel: str) -> Space:
         """The dataset's space properties."""
@@ -105,31 +122,43 @@ class SpaceCalculator:
             return self._space[rel]
         used, by_children, logicalused, compressed = self._bottom_up(rel)
         referenced, lsize, psize = self._own(rel)
+        by_refres = self._unused_refreservation(rel, referenced)
         figures = Space(
             used=used,
-            available=self._available(rel, used, referenced, by_children),
+            available=self._available(rel, referenced, by_refres),
             referenced=referenced,
             logicalused=logicalused,
             logicalreferenced=lsize,
             usedbydataset=referenced,
             usedbychildren=by_children,
-            usedbyrefreservation=max(0, self.tree.int_value(rel, "refreservation") - referenced),
+            usedbyrefreservation=by_refres,
             compressed=compressed,
             refcompressed=psize,
         )
         self._space[rel] = figures
         return figures
 
-    def _available(self, rel: str, used: int, referenced: int, by_children: int) -> int:
+    def _dir_available(self, rel: str) -> int:
+        """What the dataset and its children can still take (dsl_dir_space_available)."""
+        if rel in self._dir_space:
+            return self._dir_space[rel]
+        used = self._bottom_up(rel)[0]
         parent = self.tree.parent(rel)
         if parent is None:
             available = self._root_limit - used
         else:
-            # What the parent can still give, plus what this dataset holds reserved but unused.
-            available = self.space(parent).available + used - referenced - by_children
+            # What the parent can still give, plus this dataset's reservation not yet used.
+            reservation = self.tree.int_value(rel, "reservation")
+            available = self._dir_available(parent) + max(0, reservation - used)
         quota = self.tree.int_value(rel, "quota") if rel_is_fs(self.tree, rel) else 0
         if quota:
             available = min(available, quota - used)
+        self._dir_space[rel] = max(0, available)
+        return self._dir_space[rel]
+
+    def _available(self, rel: str, referenced: int, by_refres: int) -> int:
+        """The dataset's own available: its unused refreservation is its to fill (refquota)."""
+        available = self._dir_available(rel) + by_refres
         refquota = self.tree.int_value(rel, "refquota")
         if refquota:
             available = min(available, refquota - referenced)
@@ -161,6 +190,12 @@ def dataset(tree: PoolTree, calc: SpaceCalculator, rel: str) -> Dataset:
         compressratio=space.compressratio,
         compression=tree.value(rel, "compression"),
         dedup=tree.value(rel, "dedup"),
+        logicalreferenced=space.logicalreferenced,
+        usedbydataset=space.usedbydataset,
+        usedbychildren=space.usedbychildren,
+        usedbysnapshots=space.usedbysnapshots,
+        usedbyrefreservation=space.usedbyrefreservation,
+        figures_read_at=read_at(tree),
         recordsize=tree.int_value(rel, "recordsize") if is_fs else None,
         volblocksize=None if is_fs else tree.int_value(rel, "volblocksize"),
         volsize=None if is_fs else tree.int_value(rel, "volsize"),

@@ -43,6 +43,7 @@ STATISTICS = (
     "refcompressratio",
     "logicalused",
     "logicalreferenced",
+    "usedbysnapshots",
     "usedbydataset",
     "usedbychildren",
     "usedbyrefreservation",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import stat
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -158,8 +157,11 @@ def simulate(cache: BlockCache, guid: str, geometry: Geometry) -> list[list[Any]
     return dedup.histogram(table)
 
 
-def store(record: dict[str, Any], figures: PoolFigures) -> None:
-    """Write a scan's figures into a pool record (datasets created since keep zeros)."""
+def store(record: dict[str, Any], figures: PoolFigures, started: float) -> None:
+    """Write the figures of a scan begun at Unix time `started` into a pool record.
+
+    Datasets created since the scan began keep zeros.
+    """
     for rel, data in record["datasets"].items():
         data["usage"] = figures.usage.get(rel, {"lsize": 0, "psize": 0, "asize": 0})
-    record["scan"] = {"allocated": figures.allocated, "ddt": figures.ddt, "time": time.time()}
+    record["scan"] = {"allocated": figures.allocated, "ddt": figures.ddt, "time": started}
