@@ -63,7 +63,7 @@ def main() -> None:
         adm(*lun, "--tid", "1", "--lun", "1", "-b", str(work / "a.img"), "--blocksize", "4096")
         adm(*lun, "--tid", "1", "--lun", "2", "-b", str(work / "b.img"), "--blocksize", "512")
         adm("--mode", "logicalunit", "--op", "update", "--tid", "1", "--lun", "2",
-            "--params", "readonly=1,scsi_sn=SERIAL0002")  # fmt: skip
+            "--params", "readonly=1,scsi_sn=SERIAL0002,thin_provisioning=1")  # fmt: skip
         adm(*lun, "--tid", "3", "--lun", "7", "-b", str(work / "c odd:name.img"),
             "--blocksize", "1024")  # fmt: skip
         adm("--mode", "target", "--op", "bind", "--tid", "1", "--initiator-name", CLIENT1)

@@ -26,6 +26,8 @@ SCSI_FAMILIES = (
 )
 _CU_TEST = re.compile(r"^\s*Test: (\S+) \.\.\.(.*)$")
 _CU_SUITE = re.compile(r"^Suite: (\S+)$")
+# CUnit's run summary row for tests: Total, Ran, Passed, Failed, Inactive.
+_CU_SUMMARY = re.compile(r"^\s*tests\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+\s*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -189,9 +191,45 @@ def _verdict(text: str) -> str:
     return ""
 
 
-def run_test_cu(lun_url: str, families: list[str]) -> tuple[Result, dict[str, str]]:
-    """Run iscsi-test-cu for some families against one LUN and parse per-test verdicts."""
+@dataclass(frozen=True)
+class CuSummary:
+    """CUnit's count of tests: a skipped test counts as passed, as iscsi-test-cu reports it."""
+
+    total: int
+    ran: int
+    passed: int
+    failed: int
+
+
+def parse_test_cu_summary(text: str) -> CuSummary | None:
+    """The `tests` row of iscsi-test-cu's run summary, or None if the run did not finish."""
+    match = _CU_SUMMARY.search(text)
+    if match is None:
+        return None
+    total, ran, passed, failed = (int(group) for group in match.groups())
+    return CuSummary(total, ran, passed, failed)
+
+
+def run_test_cu(
+    lun_url: str, families: list[str], timeout: float = 180
+) -> tuple[Result, dict[str, str]]:
+    """Run iscsi-test-cu for some families against one LUN and parse per-test verdicts.
+
+    Two initiator names: the reservation tests log in a second time as `-I` and need it
+    admitted; `-d` allows the tests that write.
+    """
     argv = ["iscsi-test-cu", "-i", INITIATOR, "-I", SECOND_INITIATOR, "-d"]
     argv += ["-t", ",".join(families), lun_url]
-    result = run(argv, timeout=180)
+    result = run(argv, timeout=timeout)
     return result, parse_test_cu(result.output)
+
+
+def vpd_page(lun_url: str, page: int, initiator: str = INITIATOR) -> tuple[Result, dict[str, str]]:
+    """`iscsi-inq -e 1 -c PAGE`: the result and the page's `name:value` lines as a dict."""
+    result = run(["iscsi-inq", "-i", initiator, "-e", "1", "-c", str(page), lun_url])
+    fields: dict[str, str] = {}
+    for line in result.output.splitlines():
+        name, sep, value = line.rpartition(":")
+        if sep and name.strip():
+            fields[name.strip()] = value.strip()
+    return result, fields

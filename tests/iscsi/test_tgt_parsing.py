@@ -32,6 +32,7 @@ def test_it_reads_lun_details(fixture_text):
     assert (disk.serial, disk.readonly, disk.online) == ("beaf11", False, True)
     assert disk.scsi_id == "IET     00010001"
     assert (readonly.readonly, readonly.serial, readonly.block_size) == (True, "SERIAL0002", 512)
+    assert (controller.thin, disk.thin, readonly.thin) == (False, False, True)
 
 
 def test_it_keeps_spaces_and_colons_in_backing_paths(fixture_text):

@@ -20,12 +20,12 @@ def desired(*targets: TargetSpec, **extra) -> DesiredState:
     return DesiredState(targets=targets, portals=(PORTAL,), **extra)
 
 
-def running_disk(*, acl=("ALL",), incoming=(), luns=None, tid=1) -> TgtTarget:
-    """The running target as tgt would show it with one 64 MiB LUN."""
+def running_disk(*, acl=("ALL",), incoming=(), luns=None, tid=1, thin=True) -> TgtTarget:
+    """The running target as tgt shows it with one thin 64 MiB LUN (as the engine makes it)."""
     luns = luns or (
         TgtLun(0, "controller", bstype="null", serial="beaf10"),
         TgtLun(1, "disk", serial="beaf11", size_mb=tgt_size_mb(SIZE), block_size=512,
-               bstype="rdwr", path="/d/a.img"),
+               thin=thin, bstype="rdwr", path="/d/a.img"),
     )  # fmt: skip
     return TgtTarget(tid=tid, name=IQN, luns=luns, acl=acl, incoming=incoming)
 
@@ -61,7 +61,7 @@ def test_a_new_target_gets_credentials_and_luns_before_its_acl_opens_it():
         "target new iqn.2024-01.org.nasui:disk",
         "account bind alice",
         "logicalunit new 1",
-        "logicalunit update readonly=1,scsi_sn=S1",
+        "logicalunit update thin_provisioning=1,readonly=1,scsi_sn=S1",
         f"target bind {CLIENT}",
     ]
     new_lun = next(s for s in steps if "logicalunit" in s.args and "new" in s.args)
@@ -104,7 +104,11 @@ def test_an_unknown_or_changed_secret_recreates_and_rebinds_the_account():
 def test_a_grown_backing_file_re_adds_the_lun():
     spec = TargetSpec(IQN, luns=(LunSpec(1, "/d/a.img"),))
     steps = plan(desired(spec), running(running_disk()), Records(), {"/d/a.img": 2 * SIZE})
-    assert ops(steps) == ["logicalunit delete 1", "logicalunit new 1"]
+    assert ops(steps) == [
+        "logicalunit delete 1",
+        "logicalunit new 1",
+        "logicalunit update thin_provisioning=1",
+    ]
     assert steps[1].change is not None
     assert "size now" in steps[1].change.detail
 
@@ -113,16 +117,34 @@ def test_growth_below_tgts_rounding_is_caught_by_the_record():
     spec = TargetSpec(IQN, luns=(LunSpec(1, "/d/a.img"),))
     records = Records(sizes={lun_key(IQN, 1, "/d/a.img"): SIZE})
     steps = plan(desired(spec), running(running_disk()), records, {"/d/a.img": SIZE + 4096})
-    assert ops(steps) == ["logicalunit delete 1", "logicalunit new 1"]
+    assert ops(steps)[:2] == ["logicalunit delete 1", "logicalunit new 1"]
 
 
 def test_a_block_size_change_re_adds_and_a_readonly_change_updates_in_place():
     spec = TargetSpec(IQN, luns=(LunSpec(1, "/d/a.img", 4096),))
     steps = plan(desired(spec), running(running_disk()), Records(), {"/d/a.img": SIZE})
-    assert ops(steps) == ["logicalunit delete 1", "logicalunit new 1"]
+    assert ops(steps)[:2] == ["logicalunit delete 1", "logicalunit new 1"]
     spec = TargetSpec(IQN, luns=(LunSpec(1, "/d/a.img", readonly=True),))
     steps = plan(desired(spec), running(running_disk()), Records(), {"/d/a.img": SIZE})
     assert ops(steps) == ["logicalunit update readonly=1"]
+
+
+def test_every_new_lun_is_made_thin_by_the_update_that_follows_it():
+    spec = TargetSpec(IQN, luns=(LunSpec(1, "/d/a.img"), LunSpec(2, "/d/b.img", serial="S2")))
+    steps = plan(desired(spec), running(), Records(), {"/d/a.img": SIZE, "/d/b.img": SIZE})
+    updates = [s.args for s in steps if "update" in s.args]
+    assert [u[u.index("--lun") + 1] for u in updates] == ["1", "2"]
+    assert [u[-1] for u in updates] == ["thin_provisioning=1", "thin_provisioning=1,scsi_sn=S2"]
+
+
+def test_a_running_lun_without_thin_provisioning_is_updated_in_place_and_reported():
+    spec = TargetSpec(IQN, luns=(LunSpec(1, "/d/a.img"),))
+    now = running(running_disk(thin=False))
+    steps = plan(desired(spec), now, Records(), {"/d/a.img": SIZE})
+    assert ops(steps) == ["logicalunit update thin_provisioning=1"]
+    (update,) = [s for s in steps if "update" in s.args]
+    assert update.change is not None
+    assert update.change.detail == "thin_provisioning=1"
 
 
 def test_stale_luns_targets_and_portals_are_removed():

@@ -10,6 +10,12 @@ Decisions (see `rules` for the measurements behind them):
   means delete, re-create and re-bind. tgt never shows secrets, so the engine keeps salted
   fingerprints (and exact exported sizes) in a record that lives and dies with the daemon.
 - Target alias: tgt has no TargetAlias setting; aliases are ignored (informational only).
+- Thin provisioning: every LUN gets `thin_provisioning=1` (an update after `--op new`, which
+  ignores it), so it advertises UNMAP and tgt punches holes in the backing file for it; tgtd
+  shows the flag, so a running LUN without it is updated in place by the next apply.
+  Connected initiators see it at their next VPD/READ CAPACITY(16) (tgt raises no unit
+  attention for it). Conformance on such a LUN is that of a hand-made one: `iscsi-test-cu -t
+  ALL` 221 of 230, every failure tgt's own (tests/iscsi/test_tgt_conformance.py).
 """
 
 from __future__ import annotations
@@ -34,7 +40,14 @@ from sharing.iscsi.tgt.parsing import parse_accounts, parse_portals, parse_targe
 from sharing.iscsi.tgt.plan import plan
 from sharing.iscsi.tgt.rules import ENGINE, FIRST_LUN, validate
 from sharing.iscsi.tgt.state import RunningState
-from sharing.iscsi.tgt.steps import Step, delete_lun_args, new_lun_args, param_args, run_step
+from sharing.iscsi.tgt.steps import (
+    THIN,
+    Step,
+    delete_lun_args,
+    new_lun_args,
+    param_args,
+    run_step,
+)
 
 
 class TgtEngine:
@@ -180,7 +193,7 @@ class TgtEngine:
             if target is None or lu is None:
                 raise InvalidSpec(f"{ENGINE}: {iqn} has no LUN {lun}")
             size = backing_size(lu.path)
-            params = [f"readonly={int(lu.readonly)}", f"scsi_sn={lu.serial}"]
+            params = [THIN, f"readonly={int(lu.readonly)}", f"scsi_sn={lu.serial}"]
             change = Change("change", "lun", str(lun), iqn, f"size now {size} bytes")
             steps = [
                 Step(delete_lun_args(target.tid, lun)),

@@ -35,6 +35,7 @@ class _LunDraft:
             block_size=int(size.group(2)) if size else 0,
             online=a.get("Online", "Yes") == "Yes",
             readonly=a.get("Readonly", "No") == "Yes",
+            thin=a.get("Thin-provisioning", "No") == "Yes",
             bstype=a.get("Backing store type", ""),
             path="" if a.get("Backing store path", "None") == "None" else a["Backing store path"],
         )

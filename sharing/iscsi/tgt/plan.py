@@ -22,7 +22,7 @@ from sharing.iscsi.tgt.rules import (
     validate,
 )
 from sharing.iscsi.tgt.state import RunningState, TgtLun, TgtTarget, tgt_size_mb
-from sharing.iscsi.tgt.steps import Step, delete_lun_args, new_lun_args, param_args
+from sharing.iscsi.tgt.steps import THIN, Step, delete_lun_args, new_lun_args, param_args
 
 # tgtd's refusals that mean a discovery binding is already as wanted.
 NOT_BOUND = "can't find the account"
@@ -212,9 +212,7 @@ class Planner:
         self._add(*new_lun_args(tid, spec.lun, spec.path, spec.block_size),
                   change=Change(action, "lun", str(spec.lun), iqn, detail),
                   record_size=(key, size))  # fmt: skip
-        params = _wanted_params(spec)
-        if params:
-            self._add(*param_args(tid, spec.lun, params))
+        self._add(*param_args(tid, spec.lun, _wanted_params(spec)))
 
     def _readd_reasons(self, iqn: str, tid: int, spec: LunSpec, lu: TgtLun, size: int) -> list[str]:
         """Why a running LUN must be deleted and added again (tgt cannot change these live)."""
@@ -233,8 +231,9 @@ class Planner:
         return reasons
 
     def _lun_params(self, iqn: str, tid: int, spec: LunSpec, lu: TgtLun) -> None:
-        """Update read-only flag and serial in place when they differ."""
-        params = []
+        """Update thin provisioning, read-only flag and serial in place when they differ."""
+        # A LUN tgtd still holds from before the engine made LUNs thin: no re-add needed.
+        params = [] if lu.thin else [THIN]
         if lu.readonly != spec.readonly:
             params.append(f"readonly={int(spec.readonly)}")
         if spec.serial is not None and lu.serial != spec.serial:
@@ -277,8 +276,8 @@ class Planner:
 
 
 def _wanted_params(spec: LunSpec) -> list[str]:
-    """Parameters a freshly added LUN needs beyond tgt's defaults."""
-    params = []
+    """Parameters a freshly added LUN needs beyond tgt's defaults (thin is always one)."""
+    params = [THIN]
     if spec.readonly:
         params.append("readonly=1")
     if spec.serial is not None:

@@ -21,6 +21,7 @@ class TgtLun:
     block_size: int = 0
     online: bool = True
     readonly: bool = False
+    thin: bool = False
     bstype: str = ""
     path: str = ""
 
