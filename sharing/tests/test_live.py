@@ -234,6 +234,25 @@ def test_the_boot_step_starts_the_target_and_applies_once(shared, target_service
     assert result.ok, result.output
 
 
+def _referenced(api, zvol: str) -> int:
+    """The zvol's referenced bytes once its pending writes are settled."""
+    response = api.get(f"/api/storage/zvols/{zvol}/?settle=true")
+    assert response.status_code == 200, response.json()
+    return int(response.json()["referenced"])
+
+
+def test_a_discard_from_the_initiator_returns_the_space(admin_client, shared, target_service):
+    pc = {"initiator": PC, "user": "pc", "secret": SECRET}
+    before = _referenced(admin_client, "tank/disk")
+    wrote = qemu_io(target_service, DISK, 1, ["write -P 0xa5 0 8M"], **pc)
+    assert wrote.ok, wrote.output
+    written = _referenced(admin_client, "tank/disk")
+    assert written >= before + 8 * MIB
+    discarded = qemu_io(target_service, DISK, 1, ["discard 0 8M"], **pc)
+    assert discarded.ok, discarded.output
+    assert _referenced(admin_client, "tank/disk") <= before + MIB
+
+
 def test_growing_a_shared_zvol_reaches_the_initiator_at_once(admin_client, shared, target_service):
     lun = url("127.0.0.1", target_service, DISK, 1, user="pc", secret=SECRET)
     assert read_capacity(lun, PC)[1] == 64 * MIB
