@@ -26,3 +26,12 @@ if printf '%s\n' "${missing[@]}" | grep -qx tgt && command -v systemctl >/dev/nu
   echo "Disabling the system tgt service: nasui runs and supervises its own target."
   systemctl disable --now tgt >/dev/null 2>&1 || true
 fi
+# The panel runs its own smbd (wrapped, on its own port): Debian's would serve the host's shares.
+if printf '%s\n' "${missing[@]}" | grep -qx samba && command -v systemctl >/dev/null; then
+  for unit in smbd nmbd samba-ad-dc; do
+    if systemctl is-enabled --quiet "$unit" 2>/dev/null || systemctl is-active --quiet "$unit" 2>/dev/null; then
+      echo "Disabling the system $unit service: nasui runs and supervises its own smbd."
+      systemctl disable --now "$unit" >/dev/null 2>&1 || true
+    fi
+  done
+fi
