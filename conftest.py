@@ -220,3 +220,21 @@ def target_service(settings, tmp_path: Path) -> Iterator[int]:
     finally:
         runtime.engine().stop()
         runtime.engine.cache_clear()
+
+
+# -- the panel's own SMB server (a wrapped smbd), for sharing and browser tests ----------------
+@pytest.fixture
+def smb_service(settings, tmp_path: Path) -> Iterator[int]:
+    """The panel's own smbd under nss/uid_wrapper in a private data dir, on a free port."""
+    settings.DATA_DIR = tmp_path / "data"
+    settings.NASUI_SMB_MODE = "wrapped"
+    settings.NASUI_SMB_PORT = free_loopback_port()
+    from sharing import files_runtime
+
+    files_runtime.smb_engine.cache_clear()
+    files_runtime.control("start")
+    try:
+        yield settings.NASUI_SMB_PORT
+    finally:
+        files_runtime.smb_engine().stop()
+        files_runtime.smb_engine.cache_clear()

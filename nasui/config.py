@@ -11,6 +11,9 @@ import environ
 
 ENGINE_CHOICES = ("auto", "cli", "sandbox")
 ISCSI_ENGINE_CHOICES = ("auto", "lio", "tgt")
+# wrapped: a private smbd with private accounts (nss/uid_wrapper), never the host's; system:
+# the appliance's own smbd and accounts.
+SMB_MODE_CHOICES = ("wrapped", "system")
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "var"
 
 
@@ -32,6 +35,8 @@ class Config:
     redis_url: str
     zfs_engine: str
     iscsi_engine: str
+    smb_mode: str
+    smb_port: int
     sandbox_dir: Path
     sandbox_disks: int
     sandbox_disk_gib: int
@@ -121,6 +126,7 @@ def load_config(values: Mapping[str, str]) -> Config:
     redis_url = env.str("NASUI_REDIS_URL", default="redis://127.0.0.1:6379/0")
     if not redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise ConfigError("NASUI_REDIS_URL must be a redis://, rediss:// or unix:// URL")
+    smb_mode = _choice(env, "NASUI_SMB_MODE", SMB_MODE_CHOICES)
     return Config(
         debug=debug,
         https=env.bool("NASUI_HTTPS", default=not debug),
@@ -132,6 +138,8 @@ def load_config(values: Mapping[str, str]) -> Config:
         redis_url=redis_url,
         zfs_engine=_choice(env, "NASUI_ZFS_ENGINE", ENGINE_CHOICES),
         iscsi_engine=_choice(env, "NASUI_ISCSI_ENGINE", ISCSI_ENGINE_CHOICES),
+        smb_mode=smb_mode,
+        smb_port=_positive_int(env, "NASUI_SMB_PORT", 445 if smb_mode == "system" else 4450),
         sandbox_dir=Path(env.str("NASUI_SANDBOX_DIR", default=str(data_dir / "sandbox"))),
         sandbox_disks=_positive_int(env, "NASUI_SANDBOX_DISKS", 6),
         sandbox_disk_gib=_positive_int(env, "NASUI_SANDBOX_DISK_GIB", 8),

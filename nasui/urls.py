@@ -10,6 +10,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from monitoring.api.urls import urlpatterns as monitoring_api_urls
 from nasui import views
 from nasui.api import urls as api_urls
+from sharing.api.files_urls import urlpatterns as files_api_urls
 from sharing.api.urls import urlpatterns as sharing_api_urls
 from storage.api.urls import urlpatterns as storage_api_urls
 
@@ -19,6 +20,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("storage/", include((storage_api_urls, "storage-api"))),
     path("monitoring/", include((monitoring_api_urls, "monitoring-api"))),
     path("sharing/iscsi/", include((sharing_api_urls, "sharing-api"))),
+    path("sharing/", include((files_api_urls, "files-api"))),
     path("", include(api_urls.urlpatterns)),
 ]
 

@@ -29,7 +29,15 @@ def refresh_grown_luns(zvol: str) -> None:
         log.exception("could not refresh the LUNs over %s after it grew", zvol)
 
 
+def smb_share_holders(zfs_name: str, include_children: bool) -> list[Holder]:
+    """The SMB shares of this dataset (or, with include_children, of any dataset below)."""
+    from sharing.selectors import smb_shares_of  # models load only once apps are ready
+
+    return [Holder("SMB share", name) for name in smb_shares_of(zfs_name, prefix=include_children)]
+
+
 def register() -> None:
     """Tell storage about every kind of share that can hold a dataset or zvol."""
     register_holder_checker("sharing.iscsi", iscsi_extent_holders)
+    register_holder_checker("sharing.smb", smb_share_holders)
     register_resize_listener("sharing.iscsi", refresh_grown_luns)

@@ -10,11 +10,16 @@ from sharing.models import (
     Extent,
     InitiatorGroup,
     IscsiSettings,
+    LocalGroup,
+    LocalUser,
     Portal,
+    SmbShare,
     Target,
     TargetExtent,
     TargetGroup,
 )
+from storage import selectors as storage
+from storage.zfs.errors import ZfsError
 
 
 def extents_using(zfs_name: str, *, prefix: bool = False) -> list[str]:
@@ -84,3 +89,35 @@ def used_by_discovery(group: AuthGroup, method: str | None = None) -> bool:
     if settings.discovery_auth_group_id != group.pk:
         return False
     return method is None or settings.discovery_auth_method == method
+
+
+def smb_shares_of(zfs_name: str, *, prefix: bool = False) -> list[str]:
+    """Names of SMB shares of this dataset (or of any dataset under it, with prefix)."""
+    match = Q(dataset=zfs_name)
+    if prefix:
+        match |= Q(dataset__startswith=f"{zfs_name}/")
+    return list(SmbShare.objects.filter(match).values_list("name", flat=True))
+
+
+def smb_share_list() -> QuerySet[SmbShare]:
+    """Every SMB share with who it admits, for pages and the API."""
+    return SmbShare.objects.prefetch_related("users", "groups")
+
+
+def local_user_list() -> QuerySet[LocalUser]:
+    """Every local user with its groups."""
+    return LocalUser.objects.select_related("group").prefetch_related("groups")
+
+
+def local_group_list() -> QuerySet[LocalGroup]:
+    """Every local group."""
+    return LocalGroup.objects.all()
+
+
+def dataset_path(dataset: str) -> str:
+    """Where a shared dataset is mounted ("" when it is gone or not mounted)."""
+    try:
+        mountpoint = storage.dataset_get(dataset).mountpoint
+    except ZfsError:
+        return ""
+    return mountpoint if mountpoint and mountpoint.startswith("/") else ""

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from sharing.views import pages
+from sharing.views import files, pages
 
 app_name = "sharing"
 urlpatterns = [
@@ -22,5 +22,15 @@ urlpatterns = [
     path("extents/<int:pk>/", pages.extent_form, name="extent-edit"),
     path("luns/add/", pages.association_form, name="lun-add"),
     path("luns/<int:pk>/delete/", pages.association_delete, name="lun-delete"),
+    path("files/", files.files_index, name="files"),
+    path("files/service/<str:action>/", files.smb_service_control, name="smb-service"),
+    path("files/settings/", files.smb_settings_page, name="smb-settings"),
+    path("files/users/add/", files.user_form, name="user-add"),
+    path("files/users/<int:pk>/", files.user_form, name="user-edit"),
+    path("files/groups/add/", files.group_form, name="group-add"),
+    path("files/groups/<int:pk>/", files.group_form, name="group-edit"),
+    path("files/shares/add/", files.share_form, name="smb-share-add"),
+    path("files/shares/<int:pk>/", files.share_form, name="smb-share-edit"),
+    path("files/<str:kind>/<int:pk>/delete/", files.files_delete, name="files-delete"),
     path("<str:kind>/<int:pk>/delete/", pages.delete, name="delete"),
 ]

@@ -7,8 +7,11 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
+from sharing.accounts.desired import NAME_RULE, AccountError
+from sharing.accounts.desired import check_name as check_account_name
 from sharing.iscsi import desired, iqn
 from sharing.iscsi.errors import InvalidSpec
+from storage.selectors import filesystem_names
 
 TARGET_NAME_RE = re.compile(r"^[-a-z0-9.:]+$")
 TARGET_NAME_MAX = 120
@@ -80,12 +83,12 @@ def validate_chap_user(user: str, field: str) -> str:
     return user
 
 
-def validate_address(text: str) -> str:
-    """A portal listen address: IPv4 or IPv6 (0.0.0.0 and :: listen everywhere)."""
+def validate_address(text: str, field: str = "addresses") -> str:
+    """A listen address: IPv4 or IPv6 (0.0.0.0 and :: listen everywhere)."""
     try:
         return desired.normalize_ip(text)
     except InvalidSpec as exc:
-        raise fail("addresses", f"“{text}” is not an IPv4 or IPv6 address.") from exc
+        raise fail(field, f"“{text}” is not an IPv4 or IPv6 address.") from exc
 
 
 def check_credentials(user: str, secret: str, peer_user: str, peer_secret: str) -> None:
@@ -111,3 +114,19 @@ def check_auth_choice(method: str, group: Any, prefix: str) -> str:
     if method == "mutual" and not group.mutual:
         raise fail(f"{prefix}auth_group", "The auth group has no peer user for mutual CHAP.")
     return method
+
+
+def validate_account_name(name: str, field: str) -> str:
+    """A local user or group name under the portable POSIX rule."""
+    name = name.strip()
+    try:
+        return check_account_name(name, "name")
+    except AccountError as exc:
+        raise fail(field, f"Use {NAME_RULE}.") from exc
+
+
+def validate_home_dataset(name: str) -> str:
+    """A home must be an existing file system of a panel pool."""
+    if name not in filesystem_names():
+        raise fail("home_dataset", f"There is no file system named “{name}”.")
+    return name

@@ -63,8 +63,31 @@ def pool_path_problem(path: str) -> str | None:
     mountpoints = dataset_mountpoints()
     if not any(real != m and _inside(real, m) for m in mountpoints):
         return "The path must lie inside a dataset of a pool (links and “..” are followed)."
+    return _forbidden_problem(real)
+
+
+def _forbidden_problem(real: Path) -> str | None:
+    """Why a resolved path is one the panel never serves, or None."""
     sandbox = _sandbox_dir()
     for directory in _forbidden_dirs():
         if _inside(real, directory) and not (sandbox and _inside(real, sandbox)):
             return f"The path resolves to {real}, which the panel never shares."
     return None
+
+
+def shared_dataset(path: str) -> tuple[str | None, str | None]:
+    """(file system, None) when `path` is exactly the mountpoint of one, else (None, why not).
+
+    File shares serve a whole dataset: its mountpoint, resolved, so a link or `..` that leads
+    elsewhere is judged where it leads.
+    """
+    if not path or "\0" in path or not path.startswith("/"):
+        return None, "Give the dataset's absolute mountpoint, e.g. /tank/media."
+    real = real_path(path)
+    for dataset in selectors.dataset_list(volumes=False):
+        mountpoint = dataset.mountpoint or ""
+        if mountpoint.startswith("/") and real_path(mountpoint) == real:
+            problem = _forbidden_problem(real)
+            return (None, problem) if problem else (dataset.name, None)
+    why = "is not the mountpoint of a dataset of a pool (links and “..” are followed)."
+    return None, f"{path} {why}"

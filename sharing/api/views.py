@@ -18,12 +18,12 @@ from sharing.api import serializers as s
 from sharing.models import IscsiSettings, TargetExtent
 
 
-def _kept(obj: Any, data: dict[str, Any], *fields: str) -> dict[str, Any]:
+def kept(obj: Any, data: dict[str, Any], *fields: str) -> dict[str, Any]:
     """These fields from the body, or the object's current values where a PATCH left them out."""
     return {field: data.get(field, getattr(obj, field)) for field in fields}
 
 
-class _ConfigViewSet(
+class ConfigViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
@@ -64,7 +64,7 @@ class _ConfigViewSet(
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class PortalViewSet(_ConfigViewSet):
+class PortalViewSet(ConfigViewSet):
     """Portals: the addresses the target listens on."""
 
     serializer_class = s.PortalSerializer
@@ -77,15 +77,13 @@ class PortalViewSet(_ConfigViewSet):
 
     def update_via_service(self, obj: Any, data: dict[str, Any]) -> Model:
         addresses = data.get("addresses") or [a.address for a in obj.addresses.all()]
-        return services.portal_update(
-            portal=obj, addresses=addresses, **_kept(obj, data, "comment")
-        )
+        return services.portal_update(portal=obj, addresses=addresses, **kept(obj, data, "comment"))
 
     def delete_via_service(self, obj: Any) -> None:
         services.portal_delete(portal=obj)
 
 
-class InitiatorGroupViewSet(_ConfigViewSet):
+class InitiatorGroupViewSet(ConfigViewSet):
     """Initiator groups: which initiators may connect."""
 
     serializer_class = s.InitiatorGroupSerializer
@@ -97,14 +95,14 @@ class InitiatorGroupViewSet(_ConfigViewSet):
         return services.initiator_group_create(**data)
 
     def update_via_service(self, obj: Any, data: dict[str, Any]) -> Model:
-        fields = _kept(obj, data, "initiators", "networks", "comment")
+        fields = kept(obj, data, "initiators", "networks", "comment")
         return services.initiator_group_update(group=obj, **fields)
 
     def delete_via_service(self, obj: Any) -> None:
         services.initiator_group_delete(group=obj)
 
 
-class AuthGroupViewSet(_ConfigViewSet):
+class AuthGroupViewSet(ConfigViewSet):
     """CHAP auth groups; secrets are write-only."""
 
     serializer_class = s.AuthGroupSerializer
@@ -123,14 +121,14 @@ class AuthGroupViewSet(_ConfigViewSet):
         # Secrets are write-only: one left out of a PATCH is "", which keeps the stored one.
         secrets = {"secret": data.get("secret", ""), "peer_secret": data.get("peer_secret", "")}
         return services.auth_group_update(
-            group=obj, **_kept(obj, data, "user", "peer_user"), **secrets
+            group=obj, **kept(obj, data, "user", "peer_user"), **secrets
         )
 
     def delete_via_service(self, obj: Any) -> None:
         services.auth_group_delete(group=obj)
 
 
-class TargetViewSet(_ConfigViewSet):
+class TargetViewSet(ConfigViewSet):
     """Targets with their portal entries."""
 
     serializer_class = s.TargetSerializer
@@ -154,14 +152,14 @@ class TargetViewSet(_ConfigViewSet):
             for g in obj.groups.all()
         ]
         return services.target_update(
-            target=obj, **_kept(obj, data, "name", "alias"), groups=data.get("groups", current)
+            target=obj, **kept(obj, data, "name", "alias"), groups=data.get("groups", current)
         )
 
     def delete_via_service(self, obj: Any) -> None:
         services.target_delete(target=obj)
 
 
-class ExtentViewSet(_ConfigViewSet):
+class ExtentViewSet(ConfigViewSet):
     """Extents: the zvols and files behind LUNs."""
 
     def get_serializer_class(self) -> type[Any]:
@@ -176,14 +174,14 @@ class ExtentViewSet(_ConfigViewSet):
         return services.extent_create(**data)
 
     def update_via_service(self, obj: Any, data: dict[str, Any]) -> Model:
-        fields = _kept(obj, data, "readonly", "enabled", "comment")
+        fields = kept(obj, data, "readonly", "enabled", "comment")
         return services.extent_update(extent=obj, **fields)
 
     def delete_via_service(self, obj: Any) -> None:
         services.extent_delete(extent=obj)
 
 
-class AssociationViewSet(_ConfigViewSet):
+class AssociationViewSet(ConfigViewSet):
     """Extent-to-target mappings (LUNs)."""
 
     serializer_class = s.AssociationSerializer

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 import pytest
 
-from sharing import runtime
+from sharing import files_runtime, files_state, runtime
 from sharing.iscsi.base import ChangeReport, Session
 from sharing.iscsi.desired import DesiredState
 from sharing.iscsi.errors import EngineFailure
+from sharing.smb.desired import SmbState
 from tests.iscsi.live_tools import require_if_marked
 
 
@@ -74,3 +76,32 @@ def zvol(tank) -> str:
 
     services.zvol_create(parent="tank", name="vol", size="64M", volblocksize=4096, sparse=True)
     return "tank/vol"
+
+
+@dataclass
+class RecordingFiles:
+    """Stands in for the file servers: records each applied SMB state, refuses on demand."""
+
+    applied: list[SmbState] = field(default_factory=list)
+    refuse: str = ""
+
+    def apply(self) -> None:
+        if self.refuse:
+            raise files_runtime.FilesApplyError(self.refuse)
+        self.applied.append(files_state.build_smb_state())
+
+    @property
+    def last(self) -> SmbState:
+        return self.applied[-1]
+
+
+@pytest.fixture
+def fake_files(monkeypatch) -> RecordingFiles:
+    """The accounts and SMB services talk to this double instead of a real smbd."""
+    double = RecordingFiles()
+    monkeypatch.setattr(files_runtime, "apply_configuration", double.apply)
+    monkeypatch.setattr(files_runtime, "restore_configuration", lambda: None)
+    # A stand-in for Samba's tool: the same password always gives the same 32 hex digits.
+    fake_hash = lambda user, password: hashlib.sha256(password.encode()).hexdigest()[:32].upper()  # noqa: E731
+    monkeypatch.setattr(files_runtime, "nt_hash", fake_hash)
+    return double

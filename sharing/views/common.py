@@ -19,21 +19,27 @@ def form_page(
     title: str,
     done: str,
     intro: str = "",
+    back: str = "sharing:index",
 ) -> HttpResponse:
-    """A form on sharing/form.html; once `save` succeeds, `done` shows on the overview."""
+    """A form on sharing/form.html; once `save` succeeds, `done` shows on the `back` page."""
     return pages.form_page(
         request,
         form,
         save=save,
         template="sharing/form.html",
-        context={"title": title, "intro": intro},
+        context={"title": title, "intro": intro, "back": back},
         done=done,
-        then="sharing:index",
+        then=back,
     )
 
 
 def delete_page(
-    request: HttpRequest, *, what: str, delete: Callable[[], None], warning: str = ""
+    request: HttpRequest,
+    *,
+    what: str,
+    delete: Callable[[], None],
+    warning: str = "",
+    back: str = "sharing:index",
 ) -> HttpResponse:
     """GET asks for confirmation; POST deletes through the service; a refusal shows on the page."""
     # A form without fields, bound on every POST (even an empty one), carries the refusal.
@@ -43,7 +49,7 @@ def delete_page(
         form,
         save=lambda data: delete(),
         template="sharing/confirm.html",
-        context={"what": what, "warning": warning},
+        context={"what": what, "warning": warning, "back": back},
         done=f"{what} deleted.",
-        then="sharing:index",
+        then=back,
     )

@@ -27,7 +27,11 @@ function nasuiShowWhen(root) {
     var control = form && form.elements[rule[0]];
     if (!control) { return; }
     var values = rule[1].split(",");
-    var sync = function () { box.hidden = values.indexOf(control.value) === -1; };
+    // A checkbox counts as "on" when ticked and "" when not, whatever its value attribute.
+    var current = function () {
+      return control.type === "checkbox" ? (control.checked ? "on" : "") : control.value;
+    };
+    var sync = function () { box.hidden = values.indexOf(current()) === -1; };
     control.addEventListener("change", sync);
     sync();
   });

@@ -1,0 +1,111 @@
+"""Serializers of the file-sharing API: local users and groups, SMB settings and shares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from sharing.models import LocalGroup, LocalUser, SmbSettings, SmbShare
+from sharing.selectors import dataset_path
+
+
+class LocalGroupSerializer(serializers.ModelSerializer[LocalGroup]):
+    """A local group; the gid is chosen when left out and fixed afterwards."""
+
+    class Meta:
+        model = LocalGroup
+        fields = ["id", "name", "gid", "comment"]
+        extra_kwargs: dict[str, Any] = {
+            "name": {"validators": []},
+            "gid": {"validators": [], "required": False},
+        }
+
+
+class LocalUserSerializer(serializers.ModelSerializer[LocalUser]):
+    """A local user; the password is write-only and kept when an update leaves it out."""
+
+    password = serializers.CharField(
+        write_only=True, required=False, allow_blank=True, trim_whitespace=False
+    )
+    has_password = serializers.BooleanField(read_only=True)
+    group = serializers.PrimaryKeyRelatedField(
+        queryset=LocalGroup.objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="Primary group; left out on create, a group named after the user is made.",
+    )
+
+    class Meta:
+        model = LocalUser
+        fields = [
+            "id",
+            "username",
+            "uid",
+            "full_name",
+            "email",
+            "password",
+            "has_password",
+            "group",
+            "groups",
+            "disabled",
+            "home_dataset",
+            "password_set_at",
+        ]
+        read_only_fields = ["password_set_at"]
+        extra_kwargs: dict[str, Any] = {
+            "username": {"validators": []},
+            "uid": {"validators": [], "required": False},
+        }
+
+
+class SmbSettingsSerializer(serializers.ModelSerializer[SmbSettings]):
+    """The SMB server's names and the addresses it listens on (empty: all)."""
+
+    bind = serializers.ListField(  # type: ignore[assignment]
+        child=serializers.CharField(), required=False, help_text="Addresses; empty: all."
+    )
+
+    class Meta:
+        model = SmbSettings
+        fields = ["netbios_name", "workgroup", "description", "bind"]
+        extra_kwargs: dict[str, Any] = {
+            "netbios_name": {"required": True},
+            "workgroup": {"required": True},
+        }
+
+
+class MountpointField(serializers.CharField):
+    """Written as a path; read back as the shared dataset's mountpoint now ("" if unmounted)."""
+
+    def get_attribute(self, instance: SmbShare) -> str:
+        return dataset_path(instance.dataset)
+
+
+class SmbShareSerializer(serializers.ModelSerializer[SmbShare]):
+    """An SMB share of a dataset's mountpoint and who may use it (no users, no groups: all)."""
+
+    path = MountpointField(help_text="The mountpoint of a dataset, e.g. /tank/media.")
+    dataset = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = SmbShare
+        fields = [
+            "id",
+            "name",
+            "path",
+            "dataset",
+            "comment",
+            "read_only",
+            "browseable",
+            "guest_ok",
+            "users",
+            "groups",
+            "shadow_copy",
+            "fruit",
+            "time_machine",
+            "time_machine_limit",
+            "audit",
+            "enabled",
+        ]
+        extra_kwargs: dict[str, Any] = {"name": {"validators": []}}

@@ -1,0 +1,15 @@
+"""The file-sharing API router (mounted at /api/sharing/): accounts and SMB."""
+
+from django.urls import path
+from rest_framework.routers import DefaultRouter
+
+from sharing.api import files_views as views
+
+router = DefaultRouter()
+router.register("users", views.LocalUserViewSet, basename="user")
+router.register("groups", views.LocalGroupViewSet, basename="group")
+router.register("smb/shares", views.SmbShareViewSet, basename="smb-share")
+urlpatterns = [
+    path("smb/settings/", views.SmbSettingsView.as_view(), name="smb-settings"),
+    *router.urls,
+]

@@ -1,0 +1,123 @@
+"""File-sharing API: local users and groups, SMB settings and shares; writes through services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Model, QuerySet
+from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from nasui.api.bodies import validated
+from sharing import selectors
+from sharing.api import files_serializers as s
+from sharing.api.views import ConfigViewSet, kept
+from sharing.models import SmbSettings
+from sharing.services import accounts, smb
+
+
+class LocalGroupViewSet(ConfigViewSet):
+    """Local groups of file-sharing users."""
+
+    serializer_class = s.LocalGroupSerializer
+
+    def get_queryset(self) -> QuerySet[Any]:
+        return selectors.local_group_list()
+
+    def create_via_service(self, data: dict[str, Any]) -> Model:
+        return accounts.group_create(**data)
+
+    def update_via_service(self, obj: Any, data: dict[str, Any]) -> Model:
+        return accounts.group_update(group=obj, **kept(obj, data, "name", "comment"))
+
+    def delete_via_service(self, obj: Any) -> None:
+        accounts.group_delete(group=obj)
+
+
+_USER_FIELDS = ("full_name", "email", "disabled", "home_dataset")
+
+
+class LocalUserViewSet(ConfigViewSet):
+    """Local users of the file shares; passwords are write-only."""
+
+    serializer_class = s.LocalUserSerializer
+
+    def get_queryset(self) -> QuerySet[Any]:
+        return selectors.local_user_list()
+
+    def create_via_service(self, data: dict[str, Any]) -> Model:
+        # A password left out is "" here, so the service names the field and its rule.
+        return accounts.user_create(
+            username=data["username"],
+            password=data.get("password", ""),
+            uid=data.get("uid"),
+            group=data.get("group"),
+            groups=data.get("groups", ()),
+            **{field: data[field] for field in _USER_FIELDS if field in data},
+        )
+
+    def update_via_service(self, obj: Any, data: dict[str, Any]) -> Model:
+        return accounts.user_update(
+            user=obj,
+            group=data.get("group") or obj.group,
+            groups=data.get("groups", obj.groups.all()),
+            password=data.get("password", ""),
+            **kept(obj, data, *_USER_FIELDS),
+        )
+
+    def delete_via_service(self, obj: Any) -> None:
+        accounts.user_delete(user=obj)
+
+
+_SHARE_FIELDS = (
+    "name",
+    "comment",
+    "read_only",
+    "browseable",
+    "guest_ok",
+    "shadow_copy",
+    "fruit",
+    "time_machine",
+    "time_machine_limit",
+    "audit",
+    "enabled",
+)
+
+
+class SmbShareViewSet(ConfigViewSet):
+    """SMB shares of datasets."""
+
+    serializer_class = s.SmbShareSerializer
+
+    def get_queryset(self) -> QuerySet[Any]:
+        return selectors.smb_share_list()
+
+    def create_via_service(self, data: dict[str, Any]) -> Model:
+        return smb.smb_share_create(**data)
+
+    def update_via_service(self, obj: Any, data: dict[str, Any]) -> Model:
+        return smb.smb_share_update(
+            share=obj,
+            path=data.get("path") or selectors.dataset_path(obj.dataset),
+            users=data.get("users", obj.users.all()),
+            groups=data.get("groups", obj.groups.all()),
+            **kept(obj, data, *_SHARE_FIELDS),
+        )
+
+    def delete_via_service(self, obj: Any) -> None:
+        smb.smb_share_delete(share=obj)
+
+
+class SmbSettingsView(APIView):
+    """The SMB server's settings."""
+
+    @extend_schema(responses=s.SmbSettingsSerializer)
+    def get(self, request: Request) -> Response:
+        return Response(s.SmbSettingsSerializer(SmbSettings.load()).data)
+
+    @extend_schema(request=s.SmbSettingsSerializer, responses=s.SmbSettingsSerializer)
+    def put(self, request: Request) -> Response:
+        row = smb.smb_settings_update(**validated(s.SmbSettingsSerializer, request.data))
+        return Response(s.SmbSettingsSerializer(row).data)

@@ -1,0 +1,145 @@
+"""Forms of the file-sharing pages: local users and groups, SMB shares and settings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+
+from nasui.forms import StyledForm
+from sharing.accounts.desired import NAME_RULE
+from sharing.models import LocalGroup, LocalUser
+from sharing.services.accounts import PASSWORD_MAX, PASSWORD_MIN
+
+NEW_GROUP = ""  # the primary-group choice that makes a group named after the user
+
+
+def _password(label: str, required: bool, help_text: str = "") -> forms.CharField:
+    """A password box that is never filled back in; browsers offer to make a new password."""
+    return forms.CharField(
+        label=label,
+        required=required,
+        max_length=PASSWORD_MAX,
+        strip=False,
+        help_text=help_text,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+
+def _members(queryset: Any) -> list[tuple[str, str]]:
+    return [(str(obj.pk), str(obj)) for obj in queryset]
+
+
+class LocalGroupForm(StyledForm):
+    """A local group; its gid is chosen on creation and fixed afterwards."""
+
+    name = forms.CharField(max_length=32, help_text=f"{NAME_RULE}.")
+    gid = forms.IntegerField(
+        required=False, label="GID", help_text="Empty: the next free number from 3000."
+    )
+    comment = forms.CharField(required=False, max_length=120)
+
+    def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if editing:
+            del self.fields["gid"]
+
+
+class LocalUserForm(StyledForm):
+    """A local user of the file shares (not a login to this panel)."""
+
+    username = forms.CharField(max_length=32, help_text=f"{NAME_RULE}.")
+    full_name = forms.CharField(required=False, max_length=120, label="Full name")
+    email = forms.EmailField(required=False, label="E-mail")
+    password = _password(
+        "Password", True, f"{PASSWORD_MIN} to {PASSWORD_MAX} characters; used for SMB logins."
+    )
+    password_again = _password("Password again", True)
+    uid = forms.IntegerField(
+        required=False, label="UID", help_text="Empty: the next free number from 3000."
+    )
+    group = forms.ChoiceField(required=False, label="Primary group")
+    groups = forms.MultipleChoiceField(
+        required=False, label="Other groups", widget=forms.CheckboxSelectMultiple
+    )
+    home_dataset = forms.ChoiceField(required=False, label="Home dataset")
+    disabled = forms.BooleanField(required=False, label="Disabled: may not log in")
+
+    def __init__(
+        self, *args: Any, filesystems: Sequence[str], user: LocalUser | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        groups = _members(LocalGroup.objects.all())
+        first = [(NEW_GROUP, "A new group named after the user")] if user is None else []
+        self.fields["group"].choices = first + groups  # type: ignore[attr-defined]
+        self.fields["groups"].choices = groups  # type: ignore[attr-defined]
+        homes = [("", "None")] + [(name, name) for name in filesystems]
+        self.fields["home_dataset"].choices = homes  # type: ignore[attr-defined]
+        if user is not None:
+            # The name and uid stay: files on disk and the server's records carry them.
+            del self.fields["username"], self.fields["uid"]
+            for name in ("password", "password_again"):
+                self.fields[name].required = False
+            self.fields["password"].help_text = "Empty keeps the current password."
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("password", "") != data.get("password_again", ""):
+            self.add_error("password_again", "The two passwords differ.")
+        return data
+
+
+class SmbShareForm(StyledForm):
+    """An SMB share of a dataset, and who may use it."""
+
+    name = forms.CharField(max_length=80, help_text="What Windows and macOS show, e.g. Media.")
+    path = forms.ChoiceField(label="Dataset", help_text="The share serves its whole mountpoint.")
+    comment = forms.CharField(required=False, max_length=120)
+    users = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, label="Users"
+    )
+    groups = forms.MultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Groups",
+        help_text="No users and no groups: every local user with a password.",
+    )
+    read_only = forms.BooleanField(required=False, label="Read-only")
+    browseable = forms.BooleanField(required=False, initial=True, label="Shown in the list")
+    guest_ok = forms.BooleanField(
+        required=False, label="Guests: anyone on the network, without a password"
+    )
+    shadow_copy = forms.BooleanField(
+        required=False, initial=True, label="Previous versions from snapshots"
+    )
+    fruit = forms.BooleanField(required=False, label="macOS extensions")
+    time_machine = forms.BooleanField(required=False, label="Time Machine backups")
+    time_machine_limit = forms.CharField(
+        required=False, label="Time Machine size limit", help_text="e.g. 500G; empty: none."
+    )
+    audit = forms.BooleanField(required=False, label="Log every open (audit)")
+    enabled = forms.BooleanField(required=False, initial=True)
+
+    def __init__(self, *args: Any, mountpoints: Sequence[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["path"].choices = [  # type: ignore[attr-defined]
+            (path, f"{name} ({path})") for name, path in mountpoints
+        ]
+        self.fields["users"].choices = _members(LocalUser.objects.all())  # type: ignore[attr-defined]
+        self.fields["groups"].choices = _members(LocalGroup.objects.all())  # type: ignore[attr-defined]
+        self.fields["time_machine_limit"].show_when = "time_machine=on"  # type: ignore[attr-defined]
+
+
+class SmbSettingsForm(StyledForm):
+    """The SMB server's names and where it listens."""
+
+    netbios_name = forms.CharField(max_length=15, label="NetBIOS name")
+    workgroup = forms.CharField(max_length=15)
+    description = forms.CharField(max_length=120, required=False)
+    bind = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        label="Listen on",
+        help_text="IP addresses, one per line. Empty: every address. SMB1 is never offered.",
+    )

@@ -1,0 +1,43 @@
+"""Run the panel's SMB server: start smbd with the saved configuration and keep it running."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from sharing import files_runtime
+
+
+class Command(BaseCommand):
+    """Supervisor of smbd: part of `make run`'s process set (the appliance uses systemd)."""
+
+    help = "Start smbd with the panel's configuration, and restart it if it dies."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--interval", type=float, default=2.0, help="Seconds between checks.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        done = threading.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: done.set())
+        self.stdout.write(f"SMB service: {settings.NASUI_SMB_MODE} smbd, supervising")
+        try:
+            while not done.is_set():
+                self._check()
+                done.wait(options["interval"])
+        finally:
+            # Stopping the panel stops its smbd: nothing is left running behind it.
+            files_runtime.smb_engine().stop()
+            self.stdout.write("SMB service: smbd stopped")
+
+    def _check(self) -> None:
+        """One supervision step; a refusal goes to stderr and is tried again next time."""
+        try:
+            if files_runtime.supervise_once():
+                self.stdout.write("SMB service: smbd started")
+        except files_runtime.FilesApplyError as exc:
+            self.stderr.write(str(exc))

@@ -1,0 +1,194 @@
+"""File-sharing pages: SMB service and shares, local users and groups."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import Model
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from sharing import files_forms as f
+from sharing import files_runtime, selectors
+from sharing.models import LocalGroup, LocalUser, SmbSettings, SmbShare
+from sharing.services import accounts, smb
+from sharing.views.common import delete_page, form_page
+from storage import selectors as storage
+from storage.validation import format_size, parse_size
+
+BACK = "sharing:files"
+
+
+def files_index(request: HttpRequest) -> HttpResponse:
+    """The SMB service, its shares, and the local users and groups they admit."""
+    context = {
+        "service": files_runtime.service_status(),
+        "smb": SmbSettings.load(),
+        "shares": selectors.smb_share_list(),
+        "users": selectors.local_user_list(),
+        "groups": selectors.local_group_list(),
+    }
+    return render(request, "sharing/files.html", context)
+
+
+@require_POST
+def smb_service_control(request: HttpRequest, action: str) -> HttpResponse:
+    """Start, stop or restart the SMB service."""
+    try:
+        files_runtime.control(action)
+    except files_runtime.FilesApplyError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"SMB service: {action} done.")
+    return redirect(BACK)
+
+
+def _groups(pks: list[str]) -> list[LocalGroup]:
+    return list(LocalGroup.objects.filter(pk__in=[int(pk) for pk in pks]))
+
+
+def group_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+    """Create or edit a local group."""
+    group = get_object_or_404(LocalGroup, pk=pk) if pk else None
+    initial = {"name": group.name, "comment": group.comment} if group else {}
+    form = f.LocalGroupForm(request.POST or None, initial=initial, editing=group is not None)
+
+    def save(data: dict[str, Any]) -> object:
+        if group is None:
+            return accounts.group_create(**data)
+        return accounts.group_update(group=group, **data)
+
+    title = f"Edit group {group}" if group else "Add group"
+    return form_page(request, form, save=save, title=title, done="Group saved.", back=BACK)
+
+
+def _user_initial(user: LocalUser) -> dict[str, Any]:
+    return {
+        "full_name": user.full_name,
+        "email": user.email,
+        "group": str(user.group_id),
+        "groups": [str(g.pk) for g in user.groups.all()],
+        "home_dataset": user.home_dataset,
+        "disabled": user.disabled,
+    }
+
+
+def user_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+    """Create or edit a local user (the password is never shown back)."""
+    user = get_object_or_404(LocalUser, pk=pk) if pk else None
+    form = f.LocalUserForm(
+        request.POST or None,
+        initial=_user_initial(user) if user else {},
+        filesystems=storage.filesystem_names(),
+        user=user,
+    )
+
+    def save(data: dict[str, Any]) -> object:
+        data.pop("password_again")
+        group = LocalGroup.objects.filter(pk=int(data.pop("group") or 0)).first()
+        groups = _groups(data.pop("groups"))
+        if user is None:
+            return accounts.user_create(group=group, groups=groups, **data)
+        return accounts.user_update(user=user, group=group or user.group, groups=groups, **data)
+
+    title = f"Edit user {user}" if user else "Add user"
+    intro = "A user of the file shares (SMB), not a login to this panel."
+    return form_page(
+        request, form, save=save, title=title, done="User saved.", intro=intro, back=BACK
+    )
+
+
+def _mountpoints() -> list[tuple[str, str]]:
+    """(dataset, mountpoint) of every mounted file system, for the share form."""
+    return [
+        (d.name, d.mountpoint)
+        for d in storage.dataset_list(volumes=False)
+        if d.mountpoint and d.mountpoint.startswith("/")
+    ]
+
+
+def _share_initial(share: SmbShare) -> dict[str, Any]:
+    limit = share.time_machine_limit
+    fields = ("name", "comment", "read_only", "browseable", "guest_ok", "shadow_copy")
+    return {
+        **{name: getattr(share, name) for name in fields},
+        **{name: getattr(share, name) for name in ("fruit", "time_machine", "audit", "enabled")},
+        "path": selectors.dataset_path(share.dataset),
+        "users": [str(u.pk) for u in share.users.all()],
+        "groups": [str(g.pk) for g in share.groups.all()],
+        "time_machine_limit": format_size(limit) if limit else "",
+    }
+
+
+def share_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+    """Create or edit an SMB share of a dataset."""
+    share = get_object_or_404(SmbShare, pk=pk) if pk else None
+    form = f.SmbShareForm(
+        request.POST or None,
+        initial=_share_initial(share) if share else {},
+        mountpoints=_mountpoints(),
+    )
+
+    def save(data: dict[str, Any]) -> object:
+        limit = data.pop("time_machine_limit").strip()
+        data["time_machine_limit"] = parse_size(limit, "time_machine_limit") if limit else None
+        users = list(LocalUser.objects.filter(pk__in=[int(pk) for pk in data.pop("users")]))
+        groups = _groups(data.pop("groups"))
+        if share is None:
+            return smb.smb_share_create(users=users, groups=groups, **data)
+        return smb.smb_share_update(share=share, users=users, groups=groups, **data)
+
+    title = f"Edit SMB share {share}" if share else "Add SMB share"
+    return form_page(request, form, save=save, title=title, done="SMB share saved.", back=BACK)
+
+
+def smb_settings_page(request: HttpRequest) -> HttpResponse:
+    """The SMB server's names and listen addresses."""
+    row = SmbSettings.load()
+    initial = {
+        "netbios_name": row.netbios_name,
+        "workgroup": row.workgroup,
+        "description": row.description,
+        "bind": "\n".join(row.bind),
+    }
+    form = f.SmbSettingsForm(request.POST or None, initial=initial)
+
+    def save(data: dict[str, Any]) -> object:
+        data["bind"] = [line.strip() for line in data["bind"].splitlines() if line.strip()]
+        return smb.smb_settings_update(**data)
+
+    return form_page(
+        request, form, save=save, title="SMB settings", done="SMB settings saved.", back=BACK
+    )
+
+
+# kind -> (model, service, its argument, what it is called, what the user should know)
+DELETERS: dict[str, tuple[type[Model], Callable[..., None], str, str, str]] = {
+    "user": (LocalUser, accounts.user_delete, "user", "User", "Its files keep its UID."),
+    "group": (LocalGroup, accounts.group_delete, "group", "Group", ""),
+    "smb-share": (
+        SmbShare,
+        smb.smb_share_delete,
+        "share",
+        "SMB share",
+        "The dataset and its files stay.",
+    ),
+}
+
+
+def files_delete(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
+    """Confirm, then delete a user, group or share through its service."""
+    if kind not in DELETERS:
+        raise Http404(f"Nothing called {kind} can be deleted here.")
+    model, service, argument, label, warning = DELETERS[kind]
+    obj = get_object_or_404(model, pk=pk)
+    return delete_page(
+        request,
+        what=f"{label} “{obj}”",
+        delete=lambda: service(**{argument: obj}),
+        warning=warning,
+        back=BACK,
+    )
