@@ -23,7 +23,7 @@ from sharing.iscsi.lio.state import (
     LioState,
     MappedLun,
 )
-from sharing.iscsi.lio.steps import CreateSo, DeleteSo, SetTpgAttribute, Step
+from sharing.iscsi.lio.steps import CreateSo, DeleteSo, SetTpgAttribute, SetUnmap, Step
 
 IQN = "iqn.2005-10.org.nasui:t1"
 IQN2 = "iqn.2005-10.org.nasui:t2"
@@ -278,6 +278,47 @@ def test_discovery_chap_off_is_planned_last() -> None:
     steps = plan(wanted(desired(target())), before)
     assert kinds(steps) == ["SetDiscovery"]
     assert changes(steps) == ["remove discovery user1"]
+
+
+def test_every_lun_is_thin_unless_its_block_device_cannot_discard() -> None:
+    assert [so.unmap for so in wanted(desired(target())).storage_objects] == [True, True]
+    thick = wanted_state(desired(target()), SIZES, no_discard={ZVOL})
+    assert [(so.path, so.unmap) for so in thick.storage_objects] == [(ZVOL, False), (FILE, True)]
+
+
+def test_a_running_lun_without_unmap_gets_it_in_place() -> None:
+    want = wanted(desired(target()))
+    thick = tuple(dataclasses.replace(so, unmap=False) for so in want.storage_objects)
+    before = dataclasses.replace(as_running(want), storage_objects=thick)
+    steps = plan(want, before)
+    assert kinds(steps) == ["SetUnmap", "SetUnmap"]
+    assert changes(steps) == [
+        f"change lun 0 on {IQN} (UNMAP on)",
+        f"change lun 1 on {IQN} (UNMAP on)",
+    ]
+    assert all(isinstance(s, SetUnmap) and s.enabled for s in steps)
+    # once LIO has it, nothing is left to do
+    assert plan(want, as_running(want)) == []
+
+
+def test_a_device_that_stops_discarding_has_unmap_turned_off() -> None:
+    before = as_running(wanted(desired(target())))
+    steps = plan(wanted_state(desired(target()), SIZES, no_discard={ZVOL}), before)
+    assert changes(steps) == [f"change lun 0 on {IQN} (UNMAP off)"]
+    step = steps[0]
+    assert isinstance(step, SetUnmap)
+    assert (step.name, step.plugin, step.enabled) == (so_name(ZVOL), "block", False)
+
+
+def test_a_recreated_storage_object_is_created_thin_without_a_separate_step() -> None:
+    want = wanted(desired(target()))
+    thick = tuple(dataclasses.replace(so, unmap=False) for so in want.storage_objects)
+    before = dataclasses.replace(as_running(want), storage_objects=thick)
+    luns = (LunSpec(0, ZVOL, block_size=512), LunSpec(1, FILE))
+    steps = plan(wanted(desired(target(luns=luns))), before)
+    created = [s.so for s in steps if isinstance(s, CreateSo)]
+    assert [(so.path, so.unmap) for so in created] == [(ZVOL, True)]
+    assert [s.name for s in steps if isinstance(s, SetUnmap)] == [so_name(FILE)]
 
 
 def test_the_engine_imports_and_reports_unavailable_without_lio() -> None:

@@ -9,9 +9,11 @@ It idles until a guest test asks, through the shared OUT dir (the guest's /mnt/o
   host writes   host_ack_NAME        at once (so the guest knows someone is answering)
   host writes   host_res_NAME.json   {"ID": {"ok", "rc", "detail", "output"}, ...}
 
-Kinds: readcap (expect size/block), inq (expect texts), qemu_io (write then verify a
-pattern), refused (iscsi-inq must fail with an expected message), testcu (iscsi-test-cu
-families with an allow-list). Everything it ran and saw also goes to OUT/host_checks.log.
+Kinds: readcap (expect size/block, optionally LBPME), inq (expect texts), qemu_io (write
+then verify a pattern), write_random (qemu-io writes incompressible bytes), discard (qemu-io
+discards a range: UNMAP), refused (iscsi-inq must fail with an expected message), testcu
+(iscsi-test-cu families with an allow-list, a second initiator and a floor of passes).
+Everything it ran and saw also goes to OUT/host_checks.log.
 The helper exits when the VM run ends (OUT/rc appears) or after its own time limit.
 URLs, qemu options and iscsi-test-cu verdicts come from tests/iscsi/iscsi_clients.py, the
 fast lane's client module (standard library only, like this helper).
@@ -90,6 +92,8 @@ def one(out: Path, port: int, check: dict[str, Any]) -> dict[str, Any]:
         rc, text = run(out, ["iscsi-readcapacity16", "-i", ini, url(port, check)], 60)
         want = [f"LOGICAL BLOCK LENGTH IN BYTES:{check['block_size']}\n",
                 f"Total size:{check['size']}\n"]  # fmt: skip
+        if "lbpme" in check:  # thin provisioning announced (or not)
+            want.append(f"LBPME:{check['lbpme']} ")
         return succeeded_with(rc, text, [w for w in want if w not in text])
     if kind == "inq":
         argv = ["iscsi-inq", "-i", ini]
@@ -122,16 +126,13 @@ def one(out: Path, port: int, check: dict[str, Any]) -> dict[str, Any]:
         rc, text = run(out, argv, 120)
         ok = rc == 0 and "wrote " in text and "read " in text and "fail" not in text.lower()
         return {"ok": ok, "rc": rc, "detail": "write + verified read", "output": text}
+    if kind in ("write_random", "discard"):
+        return thin_io(out, port, check)
     if kind == "testcu":
-        argv = [
-            "iscsi-test-cu",
-            "-i",
-            ini,
-            "-d",
-            "-t",
-            ",".join(check["families"]),
-            url(port, check),
-        ]
+        argv = ["iscsi-test-cu", "-i", ini]
+        if check.get("initiator2"):  # reservation tests need a second initiator
+            argv += ["-I", check["initiator2"]]
+        argv += ["-d", "-t", ",".join(check["families"]), url(port, check)]
         rc, text = run(out, argv, float(check.get("timeout", 600)))
         verdicts = parse_test_cu(text)
         allowed = check.get("allow", {})
@@ -145,6 +146,34 @@ def one(out: Path, port: int, check: dict[str, Any]) -> dict[str, Any]:
         ok = bool(verdicts) and not unexpected and passed >= int(check.get("min_passed", 1))
         return {"ok": ok, "rc": rc, "detail": detail, "output": text[-4000:], "verdicts": verdicts}
     return {"ok": False, "rc": None, "detail": f"unknown kind {kind}", "output": ""}
+
+
+def thin_io(out: Path, port: int, check: dict[str, Any]) -> dict[str, Any]:
+    """qemu-io through the iscsi driver: write random bytes, or discard (UNMAP) a range."""
+    opts = image_opts(
+        f"127.0.0.1:{port}",
+        check["target"],
+        check.get("lun", 0),
+        initiator=check["initiator"],
+        user=check.get("user") or None,
+        secret=check.get("secret"),
+    )
+    offset, length = check.get("offset", 0), check["length"]
+    source = out / f"random_{check['id']}.bin"
+    if check["kind"] == "write_random":
+        # random bytes: compression must not hide what was written
+        source.write_bytes(os.urandom(length))
+        command, done = f"write -s {source} {offset} {length}", "wrote "
+    else:
+        # discard=unmap: qemu passes discards on (its iscsi driver sends UNMAP when LBPME)
+        opts += ",discard=unmap"
+        command, done = f"discard {offset} {length}", "discard "
+    try:
+        rc, text = run(out, ["qemu-io", "--image-opts", opts, "-c", command], 120)
+    finally:
+        source.unlink(missing_ok=True)
+    ok = rc == 0 and done in text and "fail" not in text.lower()
+    return {"ok": ok, "rc": rc, "detail": command, "output": text}
 
 
 def serve(out: Path, port: int) -> None:

@@ -1,8 +1,9 @@
 """The LIO engine: the Linux kernel iSCSI target reconciled with the desired state via rtslib-fb.
 
-`start` loads the modules, mounts configfs and restores the save file (if any); `apply`
-reads LIO into plain data (`parsing`), plans (`plan`) and runs the steps through rtslib
-(`steps`), then saves the configuration; `stop` clears every target and storage object.
+`start` loads the modules, mounts configfs, makes the directory LIO keeps persistent
+reservations in, and restores the save file (if any); `apply` reads LIO into plain data
+(`parsing`), plans (`plan`) and runs the steps through rtslib (`steps`), then saves the
+configuration; `stop` clears every target and storage object.
 
 The engine owns LIO's whole configuration (like the tgt engine owns its tgtd): targets and
 storage objects the desired state does not name are removed. Target aliases are ignored.
@@ -21,7 +22,7 @@ from sharing.iscsi.desired import DesiredState
 from sharing.iscsi.errors import EngineStartFailed, InvalidSpec
 from sharing.iscsi.host import device_size, exclusive_lock
 from sharing.iscsi.lio import kernel, parsing
-from sharing.iscsi.lio.backing import backing_facts
+from sharing.iscsi.lio.backing import backing_facts, discards
 from sharing.iscsi.lio.plan import plan
 from sharing.iscsi.lio.rules import ENGINE, FIRST_LUN, so_differences, validate, wanted_state
 from sharing.iscsi.lio.state import LioState
@@ -66,6 +67,7 @@ class LioEngine:
             kernel.guard(
                 "iscsi fabric", lambda: (kernel.CONFIGFS / "target/iscsi").mkdir(exist_ok=True)
             )
+            kernel.guard("reservations directory", lambda: kernel.ensure_pr_dir(root))
             if self.save_file is not None and self.save_file.is_file():
                 nothing = not any(root.targets) and not any(root.storage_objects)
                 if nothing:
@@ -101,15 +103,18 @@ class LioEngine:
         validate(desired)
 
     def _wanted(self, desired: DesiredState) -> LioState:
-        """The LIO objects `desired` needs, with the sizes of its plain-file backings."""
+        """The LIO objects `desired` needs, with the sizes of plain files and discard support."""
         validate(desired)
         sizes: dict[str, int] = {}
+        no_discard: set[str] = set()
         for spec in desired.targets:
             for lun in spec.luns:
                 _plugin, size = backing_facts(lun.path)
                 if size is not None:
                     sizes[lun.path] = size
-        return wanted_state(desired, sizes)
+                if not discards(lun.path):
+                    no_discard.add(lun.path)
+        return wanted_state(desired, sizes, no_discard)
 
     def plan(self, desired: DesiredState) -> list[Step]:
         """The steps `apply` would run now (for inspection and tests)."""

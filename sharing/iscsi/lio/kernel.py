@@ -59,6 +59,19 @@ def root() -> Any:
         raise EngineUnavailable(f"{ENGINE}: rtslib cannot open LIO: {exc}") from exc
 
 
+def ensure_pr_dir(root: Any) -> Path:
+    """Create `<db_root>/pr`, where LIO keeps persistent-reservation state; return it.
+
+    Every PERSISTENT RESERVE OUT makes the kernel rewrite `pr/aptpl_<serial>` there (an
+    empty record when APTPL is off). Without the directory each one fails with LOGICAL
+    UNIT COMMUNICATION FAILURE, and SCSI-3 reservations (clusters, VMware) never work.
+    Debian's targetcli-fb makes the db_root (/etc/rtslib-fb-target) but not `pr`.
+    """
+    pr = Path(root.dbroot) / "pr"
+    pr.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return pr
+
+
 def fabric() -> Any:
     """The iSCSI fabric module (discovery auth lives there)."""
     return guard("iscsi fabric", lambda: rtslib().FabricModule("iscsi"))

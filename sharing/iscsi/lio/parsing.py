@@ -15,6 +15,7 @@ from sharing.iscsi.base import Session
 from sharing.iscsi.lio.state import (
     TPG_ATTRIBUTES,
     TPG_TAG,
+    UNMAP_ATTRIBUTES,
     AclState,
     Creds,
     LioState,
@@ -57,6 +58,7 @@ def read_state(root: Any, fabric: Any) -> LioState:
                 readonly=bool(so.readonly) if so.plugin == "block" else False,
                 serial=so.wwn,
                 size=size,
+                unmap=all(so.get_attribute(a) == "1" for a in UNMAP_ATTRIBUTES),
             )
         )
     targets = [read_target(t) for t in root.targets if t.fabric_module.name == "iscsi"]

@@ -4,7 +4,8 @@ Pure data in, pure data out (no rtslib), so the reconcile rules are testable any
 Order of steps on a target, so access is never wider than either state in between:
 tighten (demo mode off, CHAP on, stale ACLs and mappings out, write-protect on), LUN
 removals, storage objects, then additions and widening (ACLs in, CHAP off, demo mode on),
-and a new target's TPG is enabled only once everything is in place.
+and a new target's TPG is enabled only once everything is in place. Thin provisioning
+(UNMAP) is switched in place on a kept storage object; a new one is created with it.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from sharing.iscsi.lio.steps import (
     SetDiscovery,
     SetTpgAttribute,
     SetTpgAuth,
+    SetUnmap,
     SetWriteProtect,
     Step,
     UnmapLun,
@@ -77,6 +79,8 @@ class Planner:
         self.dropped: set[tuple[str, int]] = set()
         # TPG attributes already set by this plan (iqn, name)
         self.attributes_set: set[tuple[str, str]] = set()
+        # storage objects whose thin provisioning this plan already switched
+        self.unmap_set: set[str] = set()
 
     def plan(self) -> list[Step]:
         """Every step, in a safe order."""
@@ -238,6 +242,7 @@ class Planner:
                 change = Change("add", "portal", endpoint(ip, port), iqn)
                 self.steps.append(AddPortal(iqn=iqn, ip=ip, port=port, change=change))
         self._add_luns(want, have)
+        self._unmap(want)
         self._add_acls(want, have)
         for name in TPG_ATTRIBUTES:
             self._attribute(iqn, name, want.attributes[name], have.attributes, report=not new)
@@ -261,6 +266,21 @@ class Planner:
                 change = Change("add", "lun", str(lun), want.iqn, detail)
             self.steps.append(
                 CreateLun(iqn=want.iqn, lun=lun, so_name=name, plugin=so.plugin, change=change)
+            )
+
+    def _unmap(self, want: TargetState) -> None:
+        """Switch thin provisioning of kept storage objects in place (LIO allows it live)."""
+        for lun, name in want.luns:
+            so, running = self.wanted.so(name), self.running.so(name)
+            if so is None or running is None or name in self.so_reasons:
+                continue  # created with it
+            if so.unmap == running.unmap or name in self.unmap_set:
+                continue
+            self.unmap_set.add(name)
+            detail = "UNMAP on" if so.unmap else "UNMAP off"
+            change = Change("change", "lun", str(lun), want.iqn, detail)
+            self.steps.append(
+                SetUnmap(name=name, plugin=so.plugin, enabled=so.unmap, change=change)
             )
 
     def _add_acls(self, want: TargetState, have: TargetState) -> None:

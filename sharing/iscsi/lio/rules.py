@@ -7,6 +7,8 @@ Measured in the ZFS VM (see docs/facts.md):
   for plain files; storage-object names derive from the backing path (stable, unique);
   block size, serial (T10 unit serial), read-only (block) and the size of a plain file are
   fixed while the object is exported, so a difference re-creates the LUN;
+- every LUN is thin-provisioned (UNMAP, WRITE SAME with UNMAP: a zvol frees the blocks, a
+  file gets holes punched) unless its block device cannot discard; LIO changes that in place;
 - initiator names -> static node ACLs with every LUN mapped (rtslib does not auto-map),
   `generate_node_acls=0`; CHAP per ACL. Open to everyone -> demo mode
   (`generate_node_acls=1`), CHAP from the TPG-level auth settings;
@@ -18,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import re
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from sharing.iscsi.desired import DesiredState, LunSpec, TargetSpec
 from sharing.iscsi.errors import UnsupportedByEngine
@@ -131,7 +133,7 @@ def _creds(spec: TargetSpec) -> Creds:
     return Creds(chap.user, chap.secret)
 
 
-def _wanted_so(lun: LunSpec, file_sizes: Mapping[str, int]) -> SoState:
+def _wanted_so(lun: LunSpec, file_sizes: Mapping[str, int], no_discard: Collection[str]) -> SoState:
     """The storage object one LUN needs."""
     plugin = plugin_for(lun.path)
     return SoState(
@@ -142,6 +144,7 @@ def _wanted_so(lun: LunSpec, file_sizes: Mapping[str, int]) -> SoState:
         readonly=lun.readonly and plugin == "block",
         serial=lun.serial,
         size=file_sizes.get(lun.path) if plugin == "fileio" else None,
+        unmap=lun.path not in no_discard,
     )
 
 
@@ -171,8 +174,14 @@ def _wanted_target(spec: TargetSpec, desired: DesiredState) -> TargetState:
     )
 
 
-def wanted_state(desired: DesiredState, file_sizes: Mapping[str, int]) -> LioState:
-    """The LIO objects `desired` needs; `file_sizes` holds the size of each plain-file backing."""
+def wanted_state(
+    desired: DesiredState, file_sizes: Mapping[str, int], no_discard: Collection[str] = ()
+) -> LioState:
+    """The LIO objects `desired` needs.
+
+    `file_sizes` holds the size of each plain-file backing; `no_discard` names the block
+    devices that cannot discard (LIO refuses UNMAP on those, so their LUNs stay thick).
+    """
     validate(desired)
     chap = desired.discovery_chap
     discovery = (
@@ -182,7 +191,7 @@ def wanted_state(desired: DesiredState, file_sizes: Mapping[str, int]) -> LioSta
     )
     return LioState(
         storage_objects=tuple(
-            _wanted_so(lun, file_sizes) for spec in desired.targets for lun in spec.luns
+            _wanted_so(lun, file_sizes, no_discard) for spec in desired.targets for lun in spec.luns
         ),
         targets=tuple(_wanted_target(spec, desired) for spec in desired.targets),
         discovery=discovery,

@@ -14,6 +14,9 @@ GENERATE_NODE_ACLS = "generate_node_acls"
 CACHE_DYNAMIC_ACLS = "cache_dynamic_acls"
 DEMO_MODE_WRITE_PROTECT = "demo_mode_write_protect"
 TPG_ATTRIBUTES = (AUTHENTICATION, GENERATE_NODE_ACLS, CACHE_DYNAMIC_ACLS, DEMO_MODE_WRITE_PROTECT)
+# Storage-object attributes of thin provisioning: UNMAP, and WRITE SAME with the UNMAP bit.
+# Both advertise LBPME in READ CAPACITY(16); LIO takes them while the object is exported.
+UNMAP_ATTRIBUTES = ("emulate_tpu", "emulate_tpws")
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,7 @@ class SoState:
     readonly: bool = False
     serial: str | None = None
     size: int | None = None  # bytes, for fileio over a plain file only
+    unmap: bool = False  # thin provisioning: every UNMAP_ATTRIBUTES on
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from sharing.iscsi.errors import EngineFailure
 from sharing.iscsi.lio import kernel
 from sharing.iscsi.lio.parsing import strip_brackets
 from sharing.iscsi.lio.rules import ENGINE
-from sharing.iscsi.lio.state import TPG_TAG, Creds, MappedLun, Plugin, SoState
+from sharing.iscsi.lio.state import TPG_TAG, UNMAP_ATTRIBUTES, Creds, MappedLun, Plugin, SoState
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -98,6 +98,15 @@ class DeleteSo(Step):
 
     name: str
     plugin: Plugin
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetUnmap(Step):
+    """Turn thin provisioning (UNMAP, WRITE SAME with UNMAP) of a storage object on or off."""
+
+    name: str
+    plugin: Plugin
+    enabled: bool
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -206,6 +215,8 @@ def run_step(step: Step) -> None:
             _create_so(so)
         case DeleteSo(name=name, plugin=plugin):
             _so(name, plugin).delete()
+        case SetUnmap(name=name, plugin=plugin, enabled=enabled):
+            _set_unmap(_so(name, plugin), enabled)
         case CreateLun(iqn=iqn, lun=lun, so_name=name, plugin=plugin):
             rts.LUN(_tpg(iqn), lun, _so(name, plugin))
         case DeleteLun(iqn=iqn, lun=lun):
@@ -260,9 +271,37 @@ def _create_so(so: SoState) -> None:
     try:
         # only possible before the first export
         obj.set_attribute("block_size", str(so.block_size))
+        if so.plugin == "block":
+            _rescale_unmap_limits(obj)
+        if so.unmap:
+            _set_unmap(obj, True)
     except rts.RTSLibError:
         obj.delete()
         raise
+
+
+def _set_unmap(obj: Any, enabled: bool) -> None:
+    """Set every thin-provisioning attribute of a storage object."""
+    for name in UNMAP_ATTRIBUTES:
+        obj.set_attribute(name, "1" if enabled else "0")
+
+
+def _rescale_unmap_limits(obj: Any) -> None:
+    """Restate a block object's UNMAP limits in its logical blocks.
+
+    LIO (kernel 6.1) computes them from the device's own block size when the object is
+    created and keeps them when `block_size` is raised: a 4096-byte LUN on a 512-byte zvol
+    would announce 8x the real granularity (initiators then skip smaller discards).
+    """
+    ratio = int(obj.get_attribute("block_size")) // int(obj.get_attribute("hw_block_size"))
+    if ratio <= 1:
+        return
+    for name in ("max_unmap_lba_count", "unmap_granularity", "unmap_granularity_alignment"):
+        value = int(obj.get_attribute(name))
+        scaled = value // ratio
+        if name != "unmap_granularity_alignment":
+            scaled = max(scaled, 1 if value else 0)  # a limit that was set never becomes 0
+        obj.set_attribute(name, str(scaled))
 
 
 def _set_creds(node: Any, creds: Creds) -> None:
