@@ -143,3 +143,45 @@ class SmbSettingsForm(StyledForm):
         label="Listen on",
         help_text="IP addresses, one per line. Empty: every address. SMB1 is never offered.",
     )
+
+
+class ShareWizardForm(StyledForm):
+    """A home user's one form: which dataset, who may use it, and a share name."""
+
+    existing = forms.ChoiceField(
+        required=False, label="Dataset", help_text="Make a new dataset, or share one you have."
+    )
+    parent = forms.ChoiceField(required=False, label="In pool or dataset")
+    name = forms.CharField(required=False, max_length=60, help_text="e.g. family")
+    compression = forms.ChoiceField(initial="inherit")
+    share_name = forms.CharField(
+        required=False, max_length=80, label="Share name", help_text="Empty: the dataset's name."
+    )
+    users = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, label="Users who may use it"
+    )
+    new_username = forms.CharField(
+        required=False, max_length=32, label="Or a new user", help_text=f"{NAME_RULE}."
+    )
+    new_password = _password("New user's password", False)
+    guest_ok = forms.BooleanField(
+        required=False, label="Guests too: anyone on the network, without a password"
+    )
+    read_only = forms.BooleanField(required=False, label="Read-only")
+
+    def __init__(
+        self,
+        *args: Any,
+        parents: Sequence[str],
+        filesystems: Sequence[str],
+        compressions: Sequence[str],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "A new dataset")] + [(name, name) for name in filesystems]
+        self.fields["existing"].choices = choices  # type: ignore[attr-defined]
+        self.fields["parent"].choices = [(p, p) for p in parents]  # type: ignore[attr-defined]
+        self.fields["compression"].choices = [(c, c) for c in compressions]  # type: ignore[attr-defined]
+        self.fields["users"].choices = _members(LocalUser.objects.all())  # type: ignore[attr-defined]
+        for field in ("parent", "name", "compression"):
+            self.fields[field].show_when = "existing="  # type: ignore[attr-defined]

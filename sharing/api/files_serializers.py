@@ -109,3 +109,27 @@ class SmbShareSerializer(serializers.ModelSerializer[SmbShare]):
             "enabled",
         ]
         extra_kwargs: dict[str, Any] = {"name": {"validators": []}}
+
+
+class ShareWizardSerializer(serializers.Serializer[Any]):
+    """Share a new or existing dataset over SMB with chosen, new or guest users in one call."""
+
+    existing = serializers.CharField(
+        required=False, default="", help_text="An existing file system; empty: make one."
+    )
+    # DRF takes declared fields off the class, so these names do not shadow Field's attributes.
+    parent = serializers.CharField(  # type: ignore[assignment]
+        required=False, default="", help_text="Where a new one goes."
+    )
+    name = serializers.CharField(required=False, default="", help_text="The new dataset's name.")
+    compression = serializers.CharField(required=False, default="inherit")
+    share_name = serializers.CharField(required=False, default="", allow_blank=True)
+    users = serializers.PrimaryKeyRelatedField(
+        queryset=LocalUser.objects.all(), many=True, required=False, default=list
+    )
+    new_username = serializers.CharField(required=False, default="", allow_blank=True)
+    new_password = serializers.CharField(
+        required=False, default="", allow_blank=True, write_only=True, trim_whitespace=False
+    )
+    guest_ok = serializers.BooleanField(required=False, default=False)
+    read_only = serializers.BooleanField(required=False, default=False)  # type: ignore[assignment]

@@ -11,5 +11,6 @@ router.register("groups", views.LocalGroupViewSet, basename="group")
 router.register("smb/shares", views.SmbShareViewSet, basename="smb-share")
 urlpatterns = [
     path("smb/settings/", views.SmbSettingsView.as_view(), name="smb-settings"),
+    path("smb/wizard/", views.ShareWizardView.as_view(), name="smb-wizard"),
     *router.urls,
 ]

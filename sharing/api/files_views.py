@@ -6,12 +6,13 @@ from typing import Any
 
 from django.db.models import Model, QuerySet
 from drf_spectacular.utils import extend_schema
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nasui.api.bodies import validated
-from sharing import selectors
+from sharing import files_wizard, selectors
 from sharing.api import files_serializers as s
 from sharing.api.views import ConfigViewSet, kept
 from sharing.models import SmbSettings
@@ -108,6 +109,15 @@ class SmbShareViewSet(ConfigViewSet):
 
     def delete_via_service(self, obj: Any) -> None:
         smb.smb_share_delete(share=obj)
+
+
+class ShareWizardView(APIView):
+    """Share a dataset over SMB in one call: dataset, user and share, or nothing."""
+
+    @extend_schema(request=s.ShareWizardSerializer, responses={201: s.SmbShareSerializer})
+    def post(self, request: Request) -> Response:
+        made = files_wizard.share_dataset(**validated(s.ShareWizardSerializer, request.data))
+        return Response(s.SmbShareSerializer(made.share).data, status=status.HTTP_201_CREATED)
 
 
 class SmbSettingsView(APIView):

@@ -155,9 +155,25 @@ def user_update(
     return files_saved_and_applied(change)
 
 
+def _own_group_left(user: LocalUser) -> LocalGroup | None:
+    """The group named after the user, if nothing else needs it once the user is gone."""
+    group = user.group
+    if group.name != user.username:
+        return None
+    others = group.primary_users.exclude(pk=user.pk).exists() or group.members.exists()
+    return None if others or group.smb_shares.exists() else group
+
+
 def user_delete(*, user: LocalUser) -> None:
-    """Delete a user no share names; files it owns keep its uid."""
+    """Delete a user no share names, and its own group as userdel does; files keep its uid."""
     shares = list(user.smb_shares.values_list("name", flat=True))
     if shares:
         raise refusal(f"SMB share {', '.join(shares)} admits this user: change it first.")
-    files_saved_and_applied(user.delete)
+    own = _own_group_left(user)
+
+    def change() -> None:
+        user.delete()
+        if own is not None:
+            own.delete()
+
+    files_saved_and_applied(change)

@@ -98,3 +98,13 @@ def test_a_refused_apply_rolls_the_database_back(fake_files):
     assert "testparm: broken" in str(exc.value)
     assert not LocalUser.objects.exists()
     assert not LocalGroup.objects.exists()
+
+
+def test_deleting_a_user_takes_its_own_group_unless_another_user_needs_it(fake_files):
+    kate = accounts.user_create(username="kate", password=PASSWORD)
+    accounts.user_delete(user=kate)
+    assert not LocalGroup.objects.filter(name="kate").exists()
+    liam = accounts.user_create(username="liam", password=PASSWORD)
+    accounts.user_create(username="mia", password=PASSWORD, group=liam.group)
+    accounts.user_delete(user=liam)
+    assert LocalGroup.objects.filter(name="liam").exists()

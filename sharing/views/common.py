@@ -15,9 +15,9 @@ def form_page(
     request: HttpRequest,
     form: forms.Form,
     *,
-    save: Callable[[dict[str, Any]], object],
+    save: Callable[[dict[str, Any]], Any],
     title: str,
-    done: str,
+    done: pages.About[Any],
     intro: str = "",
     back: str = "sharing:index",
 ) -> HttpResponse:

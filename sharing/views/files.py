@@ -12,12 +12,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from sharing import files_forms as f
-from sharing import files_runtime, selectors
+from sharing import files_runtime, files_wizard, selectors
 from sharing.models import LocalGroup, LocalUser, SmbSettings, SmbShare
 from sharing.services import accounts, smb
 from sharing.views.common import delete_page, form_page
 from storage import selectors as storage
-from storage.validation import format_size, parse_size
+from storage.validation import COMPRESSION_FORM_CHOICES, format_size, parse_size
 
 BACK = "sharing:files"
 
@@ -143,6 +143,35 @@ def share_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
 
     title = f"Edit SMB share {share}" if share else "Add SMB share"
     return form_page(request, form, save=save, title=title, done="SMB share saved.", back=BACK)
+
+
+def share_wizard(request: HttpRequest) -> HttpResponse:
+    """Share a dataset over SMB in one step: the dataset, who may use it, the share."""
+    filesystems = storage.filesystem_names()
+    form = f.ShareWizardForm(
+        request.POST or None,
+        parents=filesystems,
+        filesystems=filesystems,
+        compressions=COMPRESSION_FORM_CHOICES,
+    )
+
+    def save(data: dict[str, Any]) -> object:
+        users = list(LocalUser.objects.filter(pk__in=[int(pk) for pk in data.pop("users")]))
+        return files_wizard.share_dataset(users=users, **data)
+
+    return form_page(
+        request,
+        form,
+        save=save,
+        title="Share a dataset",
+        done=lambda made: (
+            f"{made.dataset} is shared as “{made.share.name}”: open it from "
+            "a Windows, macOS or Linux PC as that user."
+        ),
+        intro="Makes a dataset (or takes one you have), a user if you need one, and an SMB "
+        "share of it, at once. The dataset's folder is given to the users you pick.",
+        back=BACK,
+    )
 
 
 def smb_settings_page(request: HttpRequest) -> HttpResponse:
