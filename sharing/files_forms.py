@@ -185,3 +185,20 @@ class ShareWizardForm(StyledForm):
         self.fields["users"].choices = _members(LocalUser.objects.all())  # type: ignore[attr-defined]
         for field in ("parent", "name", "compression"):
             self.fields[field].show_when = "existing="  # type: ignore[attr-defined]
+
+
+class PermissionsForm(StyledForm):
+    """Owner, group and mode of a dataset's folder."""
+
+    owner = forms.ChoiceField(required=False, label="Owner")
+    group = forms.ChoiceField(required=False, label="Group")
+    mode = forms.CharField(
+        max_length=5, help_text="Octal, e.g. 770: owner and group may read and write, others not."
+    )
+    recursive = forms.BooleanField(required=False, label="Also everything inside (runs as a job)")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        root = [("", "root")]
+        self.fields["owner"].choices = root + _members(LocalUser.objects.all())  # type: ignore[attr-defined]
+        self.fields["group"].choices = root + _members(LocalGroup.objects.all())  # type: ignore[attr-defined]

@@ -26,6 +26,7 @@ urlpatterns = [
     path("files/service/<str:action>/", files.smb_service_control, name="smb-service"),
     path("files/settings/", files.smb_settings_page, name="smb-settings"),
     path("files/wizard/", files.share_wizard, name="files-wizard"),
+    path("files/permissions/<path:dataset>/", files.permissions_page, name="permissions"),
     path("files/users/add/", files.user_form, name="user-add"),
     path("files/users/<int:pk>/", files.user_form, name="user-edit"),
     path("files/groups/add/", files.group_form, name="group-add"),

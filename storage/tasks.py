@@ -73,3 +73,18 @@ def pool_scrub(
 def sandbox_rescan() -> None:
     """Recompute the sandbox's space figures from what was written since the last scan."""
     get_engine().settle()
+
+
+@job_task("storage.dataset_permissions")
+def dataset_permissions(
+    reporter: JobReporter, *, name: str, uid: int, gid: int, mode: int
+) -> dict[str, Any]:
+    """Owner and mode on everything below a file system's mountpoint."""
+    from storage import permissions
+
+    mountpoint = permissions.mountpoint_of(name)
+    reporter.progress(5, f"Setting owner and mode under {mountpoint}")
+    count = permissions.apply_tree(
+        mountpoint, uid, gid, mode, lambda done: reporter.progress(50, f"{done} entries done")
+    )
+    return {"dataset": name, "entries": count}

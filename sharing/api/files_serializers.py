@@ -133,3 +133,27 @@ class ShareWizardSerializer(serializers.Serializer[Any]):
     )
     guest_ok = serializers.BooleanField(required=False, default=False)
     read_only = serializers.BooleanField(required=False, default=False)  # type: ignore[assignment]
+
+
+class PermissionsSerializer(serializers.Serializer[Any]):
+    """Owner, group and mode of a dataset's folder; `recursive` starts a job for the rest."""
+
+    dataset = serializers.CharField(help_text="A file system, e.g. tank/media.")
+    owner = serializers.PrimaryKeyRelatedField(
+        queryset=LocalUser.objects.all(), allow_null=True, help_text="A local user; null: root."
+    )
+    group = serializers.PrimaryKeyRelatedField(
+        queryset=LocalGroup.objects.all(), allow_null=True, help_text="A local group; null: root."
+    )
+    mode = serializers.CharField(help_text="Octal, e.g. 770 or 2775.")
+    recursive = serializers.BooleanField(required=False, default=False)
+
+
+class PermissionsResultSerializer(serializers.Serializer[Any]):
+    """The folder's owner and mode now, and the job doing the rest (if recursive)."""
+
+    dataset = serializers.CharField()
+    uid = serializers.IntegerField()
+    gid = serializers.IntegerField()
+    mode = serializers.CharField()
+    job = serializers.IntegerField(allow_null=True)

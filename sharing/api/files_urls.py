@@ -12,5 +12,6 @@ router.register("smb/shares", views.SmbShareViewSet, basename="smb-share")
 urlpatterns = [
     path("smb/settings/", views.SmbSettingsView.as_view(), name="smb-settings"),
     path("smb/wizard/", views.ShareWizardView.as_view(), name="smb-wizard"),
+    path("permissions/", views.PermissionsView.as_view(), name="permissions"),
     *router.urls,
 ]

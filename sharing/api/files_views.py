@@ -17,6 +17,8 @@ from sharing.api import files_serializers as s
 from sharing.api.views import ConfigViewSet, kept
 from sharing.models import SmbSettings
 from sharing.services import accounts, smb
+from sharing.services import permissions as perms
+from storage import permissions as storage_permissions
 
 
 class LocalGroupViewSet(ConfigViewSet):
@@ -118,6 +120,21 @@ class ShareWizardView(APIView):
     def post(self, request: Request) -> Response:
         made = files_wizard.share_dataset(**validated(s.ShareWizardSerializer, request.data))
         return Response(s.SmbShareSerializer(made.share).data, status=status.HTTP_201_CREATED)
+
+
+class PermissionsView(APIView):
+    """Owner, group and mode of a dataset's folder."""
+
+    @extend_schema(request=s.PermissionsSerializer, responses=s.PermissionsResultSerializer)
+    def put(self, request: Request) -> Response:
+        data = validated(s.PermissionsSerializer, request.data)
+        job = perms.dataset_owner_set(**data, user=request.user)
+        current = storage_permissions.dataset_permissions(data["dataset"]) or (0, 0, 0)
+        uid, gid, mode = current
+        result = {"dataset": data["dataset"], "uid": uid, "gid": gid, "mode": f"{mode:o}"}
+        return Response(
+            s.PermissionsResultSerializer({**result, "job": job.pk if job else None}).data
+        )
 
 
 class SmbSettingsView(APIView):

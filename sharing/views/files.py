@@ -15,7 +15,9 @@ from sharing import files_forms as f
 from sharing import files_runtime, files_wizard, selectors
 from sharing.models import LocalGroup, LocalUser, SmbSettings, SmbShare
 from sharing.services import accounts, smb
+from sharing.services import permissions as perms
 from sharing.views.common import delete_page, form_page
+from storage import permissions
 from storage import selectors as storage
 from storage.validation import COMPRESSION_FORM_CHOICES, format_size, parse_size
 
@@ -170,6 +172,45 @@ def share_wizard(request: HttpRequest) -> HttpResponse:
         ),
         intro="Makes a dataset (or takes one you have), a user if you need one, and an SMB "
         "share of it, at once. The dataset's folder is given to the users you pick.",
+        back=BACK,
+    )
+
+
+def permissions_page(request: HttpRequest, dataset: str) -> HttpResponse:
+    """Owner, group and mode of a dataset's folder (optionally of everything inside)."""
+    known = dataset in storage.filesystem_names()
+    current = permissions.dataset_permissions(dataset) if known else None
+    if current is None:
+        raise Http404(f"No mounted file system named {dataset}.")
+    uid, gid, mode = current
+    owner = LocalUser.objects.filter(uid=uid).first()
+    group = LocalGroup.objects.filter(gid=gid).first()
+    initial = {
+        "owner": str(owner.pk) if owner else "",
+        "group": str(group.pk) if group else "",
+        "mode": f"{mode:o}",
+    }
+    form = f.PermissionsForm(request.POST or None, initial=initial)
+
+    def save(data: dict[str, Any]) -> object:
+        return perms.dataset_owner_set(
+            dataset=dataset,
+            owner=LocalUser.objects.filter(pk=int(data["owner"] or 0)).first(),
+            group=LocalGroup.objects.filter(pk=int(data["group"] or 0)).first(),
+            mode=data["mode"],
+            recursive=data["recursive"],
+            user=request.user,
+        )
+
+    return form_page(
+        request,
+        form,
+        save=save,
+        title=f"Permissions of {dataset}",
+        done=lambda job: (
+            "Permissions saved" + (": the rest follows in a job (see Jobs)." if job else ".")
+        ),
+        intro=f"Now: uid {uid}, gid {gid}, mode {mode:o}.",
         back=BACK,
     )
 
