@@ -17,6 +17,10 @@
 #   NASUI_ZFSVM_FWD       host forwards, e.g. "13260-:3260" (bound to 127.0.0.1)
 #   NASUI_ZFSVM_ISCSI_PORT   host port always forwarded to the guest's iSCSI port 3260 for the
 #                         host-side checks (default: a free port picked at boot)
+#   NASUI_ZFSVM_NFS_PORT  host port always forwarded to the guest's NFS port 2049 for the
+#                         host-side NFS checks (default: another free port picked at boot)
+#   NASUI_ZFSVM_MOUNTD_PORT  host port always forwarded to the guest's port 20048, where the
+#                         NFS tests run rpc.mountd for NFSv3 (default: a free port)
 #   NASUI_ZFSVM_HOST_CHECKS  host-side helper started in the background for every run
 #                         (default tests/vm/host_checks.py; "none" disables it)
 set -euo pipefail
@@ -32,11 +36,12 @@ APT=(apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=900)
 #RECIPE-BEGIN
 GUEST_PKGS=(zfsutils-linux udev kmod python3 python3-pytest python3-lz4 python3-zstandard iproute2
   procps util-linux fio
-  targetcli-fb python3-rtslib-fb dbus)
+  targetcli-fb python3-rtslib-fb dbus
+  nfs-kernel-server)
 # Module subset copied into the guest (plus their dependencies): the full tree is ~400 MiB.
 GUEST_MODS=(virtio_pci virtio_blk virtio_net virtio_rng virtio_console 9pnet_virtio 9p loop
   iscsi_tcp zfs configfs target_core_mod target_core_iblock target_core_file target_core_pscsi
-  target_core_user iscsi_target_mod
+  target_core_user iscsi_target_mod nfsd
   crc32c_generic)  # iSCSI logins need crc32c (a soft dependency --show-depends does not list)
 guest_init() {
   cat <<'EOF'
@@ -234,6 +239,15 @@ boot() { # $1 = job script text ("" for an interactive shell); returns the job's
   # host-side iSCSI checks (LIO lane): one host port always reaches the guest's port 3260
   local hc_port=${NASUI_ZFSVM_ISCSI_PORT:-$(host_free_port)}
   fwd+=",hostfwd=tcp:127.0.0.1:$hc_port-:3260"
+  # host-side NFS checks (libnfs): NFSv4 needs only the one TCP port 2049
+  local nfs_port=${NASUI_ZFSVM_NFS_PORT:-$(host_free_port)}
+  while [ "$nfs_port" = "$hc_port" ]; do nfs_port=$(host_free_port); done
+  fwd+=",hostfwd=tcp:127.0.0.1:$nfs_port-:2049"
+  # NFSv3 adds the MOUNT protocol: the guest's tests pin rpc.mountd to 20048 (no rpcbind needed)
+  local mountd_port=${NASUI_ZFSVM_MOUNTD_PORT:-$(host_free_port)}
+  while [ "$mountd_port" = "$hc_port" ] || [ "$mountd_port" = "$nfs_port" ]; do
+    mountd_port=$(host_free_port); done
+  fwd+=",hostfwd=tcp:127.0.0.1:$mountd_port-:20048"
   rm -f "$OUT"/host_req_* "$OUT"/host_ack_* "$OUT"/host_res_* "$OUT"/host_checks.*
   local serial=(-serial "file:$OUT/console.log" -serial "file:$OUT/job.log" -display none)
   [ -z "$job" ] && serial=(-nographic)
@@ -248,7 +262,7 @@ boot() { # $1 = job script text ("" for an interactive shell); returns the job's
   if [ -z "$job" ]; then "${cmd[@]}"; return; fi
   "${cmd[@]}" </dev/null >"$OUT/qemu.log" 2>&1 &
   QPID=$!
-  start_host_checks "$hc_port"
+  start_host_checks "$hc_port" "$nfs_port" "$mountd_port"
   watch_boot || return 1
   tail -n +1 -f --pid="$QPID" "$OUT/job.log" & TAILPID=$!
   watch_run || return 1
@@ -266,16 +280,16 @@ HCPID=""
 host_free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
-start_host_checks() { # $1 = host port forwarded to guest 3260
+start_host_checks() { # $1, $2, $3 = host ports to guest 3260 (iSCSI), 2049 (NFS), 20048 (mountd)
   local helper=${NASUI_ZFSVM_HOST_CHECKS:-$REPO/tests/vm/host_checks.py}
   [ "$helper" = none ] && return 0
   [ -f "$helper" ] || die "NASUI_ZFSVM_HOST_CHECKS: $helper not found"
   case $helper in
-    *.py) python3 "$helper" "$OUT" "$1" >>"$OUT/host_checks.out" 2>&1 & ;;
-    *) bash "$helper" "$OUT" "$1" >>"$OUT/host_checks.out" 2>&1 & ;;
+    *.py) python3 "$helper" "$OUT" "$1" "$2" "$3" >>"$OUT/host_checks.out" 2>&1 & ;;
+    *) bash "$helper" "$OUT" "$1" "$2" "$3" >>"$OUT/host_checks.out" 2>&1 & ;;
   esac
   HCPID=$!
-  log "host checks: $helper (pid $HCPID), host 127.0.0.1:$1 -> guest :3260"
+  log "host checks: $helper (pid $HCPID), host 127.0.0.1:$1 -> guest :3260, :$2 -> :2049, :$3 -> :20048"
 }
 
 watch_boot() { # the boot watchdog: the guest must print NASUI_READY in time

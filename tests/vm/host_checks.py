@@ -2,7 +2,8 @@
 """Host side of the VM lane's iSCSI checks: real host clients against the target in the VM.
 
 Started by scripts/zfsvm.sh on the HOST (stdlib only, not a pytest module) as
-`host_checks.py OUT_DIR HOST_PORT`, where HOST_PORT is forwarded to the guest's port 3260.
+`host_checks.py OUT_DIR HOST_PORT [NFS_PORT MOUNTD_PORT]`, where HOST_PORT is forwarded to the
+guest's port 3260, NFS_PORT to its NFS port 2049 and MOUNTD_PORT to its rpc.mountd on 20048.
 It idles until a guest test asks, through the shared OUT dir (the guest's /mnt/out):
 
   guest writes  host_req_NAME.json   {"checks": [{"id", "kind", ...}, ...]}
@@ -13,6 +14,9 @@ Kinds: readcap (expect size/block, optionally LBPME), inq (expect texts), qemu_i
 then verify a pattern), write_random (qemu-io writes incompressible bytes), discard (qemu-io
 discards a range: UNMAP), refused (iscsi-inq must fail with an expected message), testcu
 (iscsi-test-cu families with an allow-list, a second initiator and a floor of passes).
+NFS kinds (libnfs-utils; "version" 4 through NFS_PORT, 3 also through MOUNTD_PORT, no rpcbind):
+nfs_ls (list, expect names), nfs_write_read (nfs-cp random bytes up, back down with
+"read_version", compare; reports the sha256), nfs_refused (listing and writing must fail).
 Everything it ran and saw also goes to OUT/host_checks.log.
 The helper exits when the VM run ends (OUT/rc appears) or after its own time limit.
 URLs, qemu options and iscsi-test-cu verdicts come from tests/iscsi/iscsi_clients.py, the
@@ -21,6 +25,7 @@ fast lane's client module (standard library only, like this helper).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -84,9 +89,13 @@ def succeeded_with(rc: int, text: str, missing: list[str]) -> dict[str, Any]:
     return {"ok": rc == 0 and not missing, "rc": rc, "detail": f"missing {missing}", "output": text}
 
 
-def one(out: Path, port: int, check: dict[str, Any]) -> dict[str, Any]:
+def one(
+    out: Path, port: int, check: dict[str, Any], nfs: tuple[int, int] | None = None
+) -> dict[str, Any]:
     """Run one check; return its verdict."""
     kind = check["kind"]
+    if kind.startswith("nfs_"):
+        return nfs_check(out, nfs, check)
     ini = check["initiator"]
     if kind == "readcap":
         rc, text = run(out, ["iscsi-readcapacity16", "-i", ini, url(port, check)], 60)
@@ -176,8 +185,72 @@ def thin_io(out: Path, port: int, check: dict[str, Any]) -> dict[str, Any]:
     return {"ok": ok, "rc": rc, "detail": command, "output": text}
 
 
-def serve(out: Path, port: int) -> None:
-    (out / "host_checks.json").write_text(json.dumps({"port": port, "pid": os.getpid()}))
+def nfs_url(
+    nfs: tuple[int, int], check: dict[str, Any], name: str = "", version: int | None = None
+) -> str:
+    """nfs://127.0.0.1/EXPORT[/NAME]?version=V&nfsport=P[&mountport=M]&uid=U&gid=G.
+
+    libnfs 4.0 takes no host:port; with nfsport (and mountport for v3) it asks no portmapper.
+    """
+    path = check["export"].rstrip("/") + (f"/{name}" if name else "")
+    version = version or int(check.get("version", 4))
+    uid, gid = check.get("uid", 0), check.get("gid", 0)  # AUTH_SYS: who the client claims to be
+    mount = f"&mountport={nfs[1]}" if version == 3 else ""
+    return f"nfs://127.0.0.1{path}?version={version}&nfsport={nfs[0]}{mount}&uid={uid}&gid={gid}"
+
+
+def nfs_check(out: Path, nfs: tuple[int, int] | None, check: dict[str, Any]) -> dict[str, Any]:
+    """Run one NFS client check through the forwarded NFS (and mountd) ports."""
+    if nfs is None:
+        return {"ok": False, "rc": None, "detail": "no NFS port forwarded", "output": ""}
+    kind = check["kind"]
+    if kind == "nfs_ls":
+        rc, text = run(out, ["nfs-ls", nfs_url(nfs, check)], 60)
+        return succeeded_with(rc, text, [n for n in check.get("expect", []) if n not in text])
+    if kind == "nfs_write_read":
+        return nfs_write_read(out, nfs, check)
+    if kind == "nfs_refused":
+        rc_ls, listing = run(out, ["nfs-ls", nfs_url(nfs, check)], 60)
+        source = out / f"nfs_{check['id']}.up"
+        source.write_bytes(os.urandom(4096))
+        try:
+            target = nfs_url(nfs, check, check["name"])
+            rc_cp, copied = run(out, ["nfs-cp", str(source), target], 60)
+        finally:
+            source.unlink(missing_ok=True)
+        ok = rc_ls != 0 and rc_cp != 0
+        detail = f"want nfs-ls and nfs-cp refused: nfs-ls exit {rc_ls}, nfs-cp exit {rc_cp}"
+        return {"ok": ok, "rc": rc_ls, "detail": detail, "output": listing + copied}
+    return {"ok": False, "rc": None, "detail": f"unknown kind {kind}", "output": ""}
+
+
+def nfs_write_read(out: Path, nfs: tuple[int, int], check: dict[str, Any]) -> dict[str, Any]:
+    """nfs-cp random bytes to the export and back; they must come back byte-identical."""
+    data = os.urandom(int(check["size"]))
+    source, back = out / f"nfs_{check['id']}.up", out / f"nfs_{check['id']}.down"
+    source.write_bytes(data)
+    target = nfs_url(nfs, check, check["name"])
+    reread = nfs_url(nfs, check, check["name"], check.get("read_version"))
+    try:
+        rc_up, up = run(out, ["nfs-cp", str(source), target], 300)
+        rc_down, down = run(out, ["nfs-cp", reread, str(back)], 300)
+        same = back.exists() and back.read_bytes() == data
+    finally:
+        source.unlink(missing_ok=True)
+        back.unlink(missing_ok=True)
+    digest = hashlib.sha256(data).hexdigest()
+    return {
+        "ok": rc_up == 0 and rc_down == 0 and same,
+        "rc": rc_up or rc_down,
+        "detail": f"{len(data)} bytes up and down, identical: {same}",
+        "output": up + down,
+        "sha256": digest,
+    }
+
+
+def serve(out: Path, port: int, nfs: tuple[int, int] | None = None) -> None:
+    info = {"port": port, "nfs_ports": nfs, "pid": os.getpid()}
+    (out / "host_checks.json").write_text(json.dumps(info))
     deadline = time.monotonic() + LIMIT
     done: set[str] = set()
     while time.monotonic() < deadline and not (out / "rc").exists():
@@ -190,7 +263,7 @@ def serve(out: Path, port: int) -> None:
             log(out, f"=== round {name} ===")
             try:
                 checks = json.loads(req.read_text())["checks"]
-                results = {c["id"]: one(out, port, c) for c in checks}
+                results = {c["id"]: one(out, port, c, nfs) for c in checks}
             except Exception as exc:  # report anything to the guest rather than die silently
                 results = {"helper": {"ok": False, "rc": None, "detail": repr(exc), "output": ""}}
             for key, res in results.items():
@@ -202,4 +275,5 @@ def serve(out: Path, port: int) -> None:
 
 
 if __name__ == "__main__":
-    serve(Path(sys.argv[1]), int(sys.argv[2]))
+    nfs_ports = (int(sys.argv[3]), int(sys.argv[4])) if len(sys.argv) > 4 else None
+    serve(Path(sys.argv[1]), int(sys.argv[2]), nfs_ports)
