@@ -14,6 +14,9 @@ ISCSI_ENGINE_CHOICES = ("auto", "lio", "tgt")
 # wrapped: a private smbd with private accounts (nss/uid_wrapper), never the host's; system:
 # the appliance's own smbd and accounts.
 SMB_MODE_CHOICES = ("wrapped", "system")
+# none: exports are kept but not served (build machines have no kernel NFS server, and the
+# host's /etc/exports.d is not the panel's); kernel: nfs-kernel-server (appliance, VM lane).
+NFS_CHOICES = ("none", "kernel")
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "var"
 
 
@@ -37,6 +40,7 @@ class Config:
     iscsi_engine: str
     smb_mode: str
     smb_port: int
+    nfs: str
     sandbox_dir: Path
     sandbox_disks: int
     sandbox_disk_gib: int
@@ -140,6 +144,7 @@ def load_config(values: Mapping[str, str]) -> Config:
         iscsi_engine=_choice(env, "NASUI_ISCSI_ENGINE", ISCSI_ENGINE_CHOICES),
         smb_mode=smb_mode,
         smb_port=_positive_int(env, "NASUI_SMB_PORT", 445 if smb_mode == "system" else 4450),
+        nfs=_choice(env, "NASUI_NFS", NFS_CHOICES),
         sandbox_dir=Path(env.str("NASUI_SANDBOX_DIR", default=str(data_dir / "sandbox"))),
         sandbox_disks=_positive_int(env, "NASUI_SANDBOX_DISKS", 6),
         sandbox_disk_gib=_positive_int(env, "NASUI_SANDBOX_DISK_GIB", 8),

@@ -9,7 +9,7 @@ from django import forms
 
 from nasui.forms import StyledForm
 from sharing.accounts.desired import NAME_RULE
-from sharing.models import LocalGroup, LocalUser
+from sharing.models import LocalGroup, LocalUser, NfsShare
 from sharing.services.accounts import PASSWORD_MAX, PASSWORD_MIN
 
 NEW_GROUP = ""  # the primary-group choice that makes a group named after the user
@@ -202,3 +202,50 @@ class PermissionsForm(StyledForm):
         root = [("", "root")]
         self.fields["owner"].choices = root + _members(LocalUser.objects.all())  # type: ignore[attr-defined]
         self.fields["group"].choices = root + _members(LocalGroup.objects.all())  # type: ignore[attr-defined]
+
+
+class NfsShareForm(StyledForm):
+    """An NFS export of a dataset to some networks and hosts."""
+
+    path = forms.ChoiceField(label="Dataset", help_text="The export serves its whole mountpoint.")
+    networks = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Networks in CIDR form, one per line, e.g. 192.168.1.0/24.",
+    )
+    hosts = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Host names or addresses, one per line. Networks or hosts: at least one.",
+    )
+    read_only = forms.BooleanField(required=False, label="Read-only")
+    map_mode = forms.ChoiceField(label="Root and other users")
+    map_user = forms.ChoiceField(required=False, label="Map to user")
+    map_group = forms.ChoiceField(
+        required=False, label="Map to group", help_text="Empty: the user's own group."
+    )
+    comment = forms.CharField(required=False, max_length=120)
+    enabled = forms.BooleanField(required=False, initial=True)
+
+    def __init__(self, *args: Any, mountpoints: Sequence[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["path"].choices = [  # type: ignore[attr-defined]
+            (path, f"{name} ({path})") for name, path in mountpoints
+        ]
+        self.fields["map_mode"].choices = NfsShare.MapMode.choices  # type: ignore[attr-defined]
+        users = [("", "—"), *_members(LocalUser.objects.all())]
+        self.fields["map_user"].choices = users  # type: ignore[attr-defined]
+        groups = [("", "—"), *_members(LocalGroup.objects.all())]
+        self.fields["map_group"].choices = groups  # type: ignore[attr-defined]
+        for name in ("map_user", "map_group"):
+            self.fields[name].show_when = "map_mode=root,all"  # type: ignore[attr-defined]
+
+
+class NfsSettingsForm(StyledForm):
+    """NFS versions offered."""
+
+    v3 = forms.BooleanField(
+        required=False,
+        label="Offer NFSv3 too",
+        help_text="NFSv4 (port 2049) is always on; v3 also needs rpcbind and mountd ports.",
+    )

@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 
-from sharing.files_state import build_accounts, build_smb_state
+from sharing.files_state import build_accounts, build_nfs_state, build_smb_state
+from sharing.nfs.errors import NfsEngineError
 from sharing.smb.errors import SmbEngineError
 
 if TYPE_CHECKING:
+    from sharing.nfs.engine import NfsEngine
     from sharing.smb.engine import SmbEngine
 
 log = logging.getLogger(__name__)
@@ -57,13 +59,39 @@ def _stopped_flag() -> Path:
     return Path(settings.DATA_DIR) / "smb" / "stopped-by-user"
 
 
+@functools.cache
+def nfs_engine() -> NfsEngine | None:
+    """The kernel NFS server's engine, or None where exports are kept but not served."""
+    if settings.NASUI_NFS != "kernel":
+        return None
+    from sharing.nfs.engine import NfsEngine
+
+    return NfsEngine()
+
+
 def apply_configuration() -> None:
-    """Give the accounts and the SMB server the database's state (smbd only if running)."""
+    """Give the accounts, the SMB server and the NFS server the database's state."""
     try:
-        state = build_smb_state(port=settings.NASUI_SMB_PORT)
-        smb_engine().apply(state)
+        smb_engine().apply(build_smb_state(port=settings.NASUI_SMB_PORT))
     except (SmbEngineError, ValueError) as exc:
         raise FilesApplyError(f"The SMB server refused the change: {exc}") from exc
+    try:
+        nfs = nfs_engine()
+        if nfs is not None:
+            nfs.apply(build_nfs_state())
+    except (NfsEngineError, ValueError) as exc:
+        raise FilesApplyError(f"The NFS server refused the change: {exc}") from exc
+
+
+def nfs_status() -> dict[str, Any]:
+    """Whether exports are served here, and whether the kernel server runs."""
+    if settings.NASUI_NFS != "kernel":
+        return {"served": False, "running": False}
+    try:
+        nfs = nfs_engine()
+        return {"served": True, "running": nfs is not None and nfs.is_running()}
+    except NfsEngineError as exc:
+        return {"served": True, "running": False, "message": str(exc)}
 
 
 def restore_configuration() -> None:

@@ -1,11 +1,12 @@
-"""Turn the accounts and SMB rows into the engines' desired state (sharing/accounts, smb)."""
+"""Turn the accounts, SMB and NFS rows into the engines' desired states."""
 
 from __future__ import annotations
 
 import logging
 
 from sharing.accounts.desired import Accounts, GroupSpec, UserSpec
-from sharing.models import LocalGroup, LocalUser, SmbSettings, SmbShare
+from sharing.models import LocalGroup, LocalUser, NfsSettings, NfsShare, SmbSettings, SmbShare
+from sharing.nfs.desired import NfsExportSpec, NfsState
 from sharing.selectors import dataset_path
 from sharing.smb.desired import SmbGlobals, SmbShareSpec, SmbState
 
@@ -76,3 +77,27 @@ def build_smb_state(port: int = 445) -> SmbState:
         shares=tuple(specs),
         accounts=build_accounts(),
     )
+
+
+def _export_spec(share: NfsShare) -> NfsExportSpec | None:
+    path = dataset_path(share.dataset)
+    if not path:
+        log.warning("NFS export of %s is not served: it is not mounted", share.dataset)
+        return None
+    mapped = share.map_mode != NfsShare.MapMode.NONE
+    return NfsExportSpec(
+        path=path,
+        networks=tuple(share.networks),
+        hosts=tuple(share.hosts),
+        read_only=share.read_only,
+        map_mode=share.map_mode,  # type: ignore[arg-type]
+        anon_uid=share.map_user.uid if mapped and share.map_user else None,
+        anon_gid=share.map_group.gid if mapped and share.map_group else None,
+    )
+
+
+def build_nfs_state() -> NfsState:
+    """Every enabled export, and whether NFSv3 is offered."""
+    shares = NfsShare.objects.filter(enabled=True).select_related("map_user", "map_group")
+    specs = [spec for spec in map(_export_spec, shares) if spec is not None]
+    return NfsState(exports=tuple(specs), v3=NfsSettings.load().v3)

@@ -36,8 +36,16 @@ def smb_share_holders(zfs_name: str, include_children: bool) -> list[Holder]:
     return [Holder("SMB share", name) for name in smb_shares_of(zfs_name, prefix=include_children)]
 
 
+def nfs_share_holders(zfs_name: str, include_children: bool) -> list[Holder]:
+    """The NFS exports of this dataset (or, with include_children, of any dataset below)."""
+    from sharing.selectors import nfs_shares_of  # models load only once apps are ready
+
+    return [Holder("NFS export", name) for name in nfs_shares_of(zfs_name, prefix=include_children)]
+
+
 def register() -> None:
     """Tell storage about every kind of share that can hold a dataset or zvol."""
     register_holder_checker("sharing.iscsi", iscsi_extent_holders)
     register_holder_checker("sharing.smb", smb_share_holders)
+    register_holder_checker("sharing.nfs", nfs_share_holders)
     register_resize_listener("sharing.iscsi", refresh_grown_luns)

@@ -12,6 +12,7 @@ from sharing.models import (
     IscsiSettings,
     LocalGroup,
     LocalUser,
+    NfsShare,
     Portal,
     SmbShare,
     Target,
@@ -121,3 +122,16 @@ def dataset_path(dataset: str) -> str:
     except ZfsError:
         return ""
     return mountpoint if mountpoint and mountpoint.startswith("/") else ""
+
+
+def nfs_shares_of(zfs_name: str, *, prefix: bool = False) -> list[str]:
+    """Datasets exported over NFS: this one (or any under it, with prefix)."""
+    match = Q(dataset=zfs_name)
+    if prefix:
+        match |= Q(dataset__startswith=f"{zfs_name}/")
+    return list(NfsShare.objects.filter(match).values_list("dataset", flat=True))
+
+
+def nfs_share_list() -> QuerySet[NfsShare]:
+    """Every NFS export with the user and group it maps to."""
+    return NfsShare.objects.select_related("map_user", "map_group")

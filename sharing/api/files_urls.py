@@ -9,9 +9,11 @@ router = DefaultRouter()
 router.register("users", views.LocalUserViewSet, basename="user")
 router.register("groups", views.LocalGroupViewSet, basename="group")
 router.register("smb/shares", views.SmbShareViewSet, basename="smb-share")
+router.register("nfs/shares", views.NfsShareViewSet, basename="nfs-share")
 urlpatterns = [
     path("smb/settings/", views.SmbSettingsView.as_view(), name="smb-settings"),
     path("smb/wizard/", views.ShareWizardView.as_view(), name="smb-wizard"),
     path("permissions/", views.PermissionsView.as_view(), name="permissions"),
+    path("nfs/settings/", views.NfsSettingsView.as_view(), name="nfs-settings"),
     *router.urls,
 ]

@@ -15,8 +15,8 @@ from nasui.api.bodies import validated
 from sharing import files_wizard, selectors
 from sharing.api import files_serializers as s
 from sharing.api.views import ConfigViewSet, kept
-from sharing.models import SmbSettings
-from sharing.services import accounts, smb
+from sharing.models import NfsSettings, SmbSettings
+from sharing.services import accounts, nfs, smb
 from sharing.services import permissions as perms
 from storage import permissions as storage_permissions
 
@@ -111,6 +111,46 @@ class SmbShareViewSet(ConfigViewSet):
 
     def delete_via_service(self, obj: Any) -> None:
         smb.smb_share_delete(share=obj)
+
+
+_EXPORT_FIELDS = ("comment", "networks", "hosts", "read_only", "map_mode", "enabled")
+
+
+class NfsShareViewSet(ConfigViewSet):
+    """NFS exports of datasets."""
+
+    serializer_class = s.NfsShareSerializer
+
+    def get_queryset(self) -> QuerySet[Any]:
+        return selectors.nfs_share_list()
+
+    def create_via_service(self, data: dict[str, Any]) -> Model:
+        return nfs.nfs_share_create(**data)
+
+    def update_via_service(self, obj: Any, data: dict[str, Any]) -> Model:
+        return nfs.nfs_share_update(
+            share=obj,
+            path=data.get("path") or selectors.dataset_path(obj.dataset),
+            map_user=data.get("map_user", obj.map_user),
+            map_group=data.get("map_group", obj.map_group),
+            **kept(obj, data, *_EXPORT_FIELDS),
+        )
+
+    def delete_via_service(self, obj: Any) -> None:
+        nfs.nfs_share_delete(share=obj)
+
+
+class NfsSettingsView(APIView):
+    """The NFS server's settings."""
+
+    @extend_schema(responses=s.NfsSettingsSerializer)
+    def get(self, request: Request) -> Response:
+        return Response(s.NfsSettingsSerializer(NfsSettings.load()).data)
+
+    @extend_schema(request=s.NfsSettingsSerializer, responses=s.NfsSettingsSerializer)
+    def put(self, request: Request) -> Response:
+        row = nfs.nfs_settings_update(**validated(s.NfsSettingsSerializer, request.data))
+        return Response(s.NfsSettingsSerializer(row).data)
 
 
 class ShareWizardView(APIView):

@@ -1,4 +1,4 @@
-"""Sharing's tables: iSCSI, local accounts and SMB (one module each)."""
+"""Sharing's tables: iSCSI, local accounts, SMB and NFS (one module each)."""
 
 from sharing.models.accounts import LocalGroup, LocalUser
 from sharing.models.iscsi import (
@@ -16,6 +16,7 @@ from sharing.models.iscsi import (
     TargetGroup,
     new_serial,
 )
+from sharing.models.nfs import NfsSettings, NfsShare
 from sharing.models.smb import SmbSettings, SmbShare
 
 __all__ = [
@@ -28,6 +29,8 @@ __all__ = [
     "IscsiSettings",
     "LocalGroup",
     "LocalUser",
+    "NfsSettings",
+    "NfsShare",
     "Portal",
     "PortalAddress",
     "SmbSettings",

@@ -68,7 +68,15 @@ def group_delete(*, group: LocalGroup) -> None:
     shares = list(group.smb_shares.values_list("name", flat=True))
     if shares:
         raise refusal(f"SMB share {', '.join(shares)} admits this group: change it first.")
+    _refuse_if_mapped(group.nfs_maps.values_list("dataset", flat=True))
     files_saved_and_applied(group.delete)
+
+
+def _refuse_if_mapped(datasets: Iterable[str]) -> None:
+    """An NFS export maps clients to this account: deleting it would break that export."""
+    names = list(datasets)
+    if names:
+        raise refusal(f"The NFS export of {', '.join(names)} maps to it: change it first.")
 
 
 def _check_password(password: str) -> str:
@@ -169,6 +177,7 @@ def user_delete(*, user: LocalUser) -> None:
     shares = list(user.smb_shares.values_list("name", flat=True))
     if shares:
         raise refusal(f"SMB share {', '.join(shares)} admits this user: change it first.")
+    _refuse_if_mapped(user.nfs_maps.values_list("dataset", flat=True))
     own = _own_group_left(user)
 
     def change() -> None:

@@ -13,8 +13,8 @@ from django.views.decorators.http import require_POST
 
 from sharing import files_forms as f
 from sharing import files_runtime, files_wizard, selectors
-from sharing.models import LocalGroup, LocalUser, SmbSettings, SmbShare
-from sharing.services import accounts, smb
+from sharing.models import LocalGroup, LocalUser, NfsSettings, NfsShare, SmbSettings, SmbShare
+from sharing.services import accounts, nfs, smb
 from sharing.services import permissions as perms
 from sharing.views.common import delete_page, form_page
 from storage import permissions
@@ -32,6 +32,8 @@ def files_index(request: HttpRequest) -> HttpResponse:
         "shares": selectors.smb_share_list(),
         "users": selectors.local_user_list(),
         "groups": selectors.local_group_list(),
+        "exports": selectors.nfs_share_list(),
+        "nfs": files_runtime.nfs_status(),
     }
     return render(request, "sharing/files.html", context)
 
@@ -211,6 +213,55 @@ def permissions_page(request: HttpRequest, dataset: str) -> HttpResponse:
             "Permissions saved" + (": the rest follows in a job (see Jobs)." if job else ".")
         ),
         intro=f"Now: uid {uid}, gid {gid}, mode {mode:o}.",
+        back=BACK,
+    )
+
+
+def _export_initial(share: NfsShare) -> dict[str, Any]:
+    return {
+        "path": selectors.dataset_path(share.dataset),
+        "networks": "\n".join(share.networks),
+        "hosts": "\n".join(share.hosts),
+        "read_only": share.read_only,
+        "map_mode": share.map_mode,
+        "map_user": str(share.map_user_id or ""),
+        "map_group": str(share.map_group_id or ""),
+        "comment": share.comment,
+        "enabled": share.enabled,
+    }
+
+
+def nfs_share_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+    """Create or edit an NFS export of a dataset."""
+    share = get_object_or_404(NfsShare, pk=pk) if pk else None
+    form = f.NfsShareForm(
+        request.POST or None,
+        initial=_export_initial(share) if share else {},
+        mountpoints=_mountpoints(),
+    )
+
+    def save(data: dict[str, Any]) -> object:
+        data["networks"] = data["networks"].splitlines()
+        data["hosts"] = data["hosts"].splitlines()
+        data["map_user"] = LocalUser.objects.filter(pk=int(data["map_user"] or 0)).first()
+        data["map_group"] = LocalGroup.objects.filter(pk=int(data["map_group"] or 0)).first()
+        if share is None:
+            return nfs.nfs_share_create(**data)
+        return nfs.nfs_share_update(share=share, **data)
+
+    title = f"Edit NFS export of {share}" if share else "Add NFS export"
+    return form_page(request, form, save=save, title=title, done="NFS export saved.", back=BACK)
+
+
+def nfs_settings_page(request: HttpRequest) -> HttpResponse:
+    """The NFS versions offered."""
+    form = f.NfsSettingsForm(request.POST or None, initial={"v3": NfsSettings.load().v3})
+    return form_page(
+        request,
+        form,
+        save=lambda data: nfs.nfs_settings_update(**data),
+        title="NFS settings",
+        done="NFS settings saved.",
         back=BACK,
     )
 
