@@ -137,6 +137,8 @@ def one(
         return {"ok": ok, "rc": rc, "detail": "write + verified read", "output": text}
     if kind in ("write_random", "discard"):
         return thin_io(out, port, check)
+    if kind == "discover":
+        return discover(out, port, check)
     if kind == "testcu":
         argv = ["iscsi-test-cu", "-i", ini]
         if check.get("initiator2"):  # reservation tests need a second initiator
@@ -155,6 +157,24 @@ def one(
         ok = bool(verdicts) and not unexpected and passed >= int(check.get("min_passed", 1))
         return {"ok": ok, "rc": rc, "detail": detail, "output": text[-4000:], "verdicts": verdicts}
     return {"ok": False, "rc": None, "detail": f"unknown kind {kind}", "output": ""}
+
+
+def discover(out: Path, port: int, check: dict[str, Any]) -> dict[str, Any]:
+    """iscsi-ls discovery: the target must be listed, or the login refused with `refused`."""
+    address = iscsi_url(
+        "127.0.0.1",
+        port,
+        user=check.get("user") or None,
+        secret=check.get("secret"),
+        target_user=check.get("target_user") or None,
+        target_secret=check.get("target_secret"),
+    )
+    rc, text = run(out, ["iscsi-ls", "-i", check["initiator"], address], 60)
+    if check.get("refused"):
+        ok = rc != 0 and check["refused"] in text and check["target"] not in text
+        return {"ok": ok, "rc": rc, "detail": f"want {check['refused']!r}", "output": text}
+    listed = f"Target:{check['target']} " in text
+    return {"ok": rc == 0 and listed, "rc": rc, "detail": "target listed", "output": text}
 
 
 def thin_io(out: Path, port: int, check: dict[str, Any]) -> dict[str, Any]:

@@ -37,6 +37,7 @@ HOST_INI = "iqn.2024-01.org.nasui:host"
 STRANGER = "iqn.2024-01.org.nasui:stranger"
 USER, SECRET = "nasuiuser", "secretsecret12"
 PEER_USER, PEER_SECRET = "nasuitarget", "mutualsecret34"
+DISCO_USER, DISCO_SECRET = "nasuilister", "discosecret56"
 PORTAL = PortalSpec("0.0.0.0", 3260)  # noqa: S104 - every address of the VM
 ACK_WAIT, ANSWER_WAIT = 120.0, 900.0
 # iscsi-test-cu failures known on a 4096-byte LIO LUN (docs/facts.md), with reasons.
@@ -348,6 +349,36 @@ def test_mutual_chap_on_a_fresh_target(lab: Lab) -> None:
         ],
     )  # fmt: skip
     assert_all_ok(answers)
+
+
+def test_discovery_chap_guards_the_target_list(lab: Lab) -> None:
+    target = TargetSpec(
+        iqn=MUTUAL_IQN,
+        portals=(PORTAL,),
+        initiators=(HOST_INI,),
+        auth="mutual",
+        chap=ChapSpec(USER, SECRET, PEER_USER, PEER_SECRET),
+        luns=(LunSpec(0, lab.zvol2, block_size=512),),
+    )
+    guarded = DesiredState(
+        targets=(target,), portals=(PORTAL,), discovery_chap=ChapSpec(DISCO_USER, DISCO_SECRET)
+    )
+    report = lab.engine.apply(guarded)
+    assert any(c.kind == "discovery" for c in report.changes), report.lines()
+    base = {"kind": "discover", "target": MUTUAL_IQN, "initiator": HOST_INI}
+    answers = ask_host(
+        "discovery",
+        [
+            {**base, "id": "anonymous", "refused": "Authentication failure"},
+            {**base, "id": "wrong", "user": DISCO_USER, "secret": "wrongsecret12",
+             "refused": "Authentication failure"},
+            {**base, "id": "allowed", "user": DISCO_USER, "secret": DISCO_SECRET},
+        ],
+    )  # fmt: skip
+    assert_all_ok(answers)
+    # Open again, as the later tests expect.
+    lab.engine.apply(DesiredState(targets=(target,), portals=(PORTAL,)))
+    assert ask_host("discovery_open", [{**base, "id": "open"}])["open"]["ok"]
 
 
 def test_it_refuses_networks_rather_than_weaken_access(lab: Lab) -> None:
