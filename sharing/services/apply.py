@@ -14,17 +14,32 @@ T = TypeVar("T")
 M = TypeVar("M", bound=models.Model)
 
 
-def saved_and_applied(change: Callable[[], T]) -> T:
-    """Run `change` and apply the result to the target; if the target refuses, undo both."""
+def applied_or_undone(
+    change: Callable[[], T],
+    apply: Callable[[], object],
+    restore: Callable[[], None],
+    refused: type[Exception],
+) -> T:
+    """Run `change`, then `apply` it to the running servers; if they refuse, undo both."""
     try:
         with transaction.atomic():
             result = change()
-            runtime.apply_configuration()
-    except runtime.IscsiApplyError as exc:
-        # The database rolled back; bring the running target back to that state too.
-        runtime.restore_configuration()
+            apply()
+    except refused as exc:
+        # The database rolled back; give the running servers that state again.
+        restore()
         raise ValidationError({NON_FIELD_ERRORS: [str(exc)]}) from exc
     return result
+
+
+def saved_and_applied(change: Callable[[], T]) -> T:
+    """Run `change` and apply the result to the iSCSI target; if the target refuses, undo both."""
+    return applied_or_undone(
+        change,
+        runtime.apply_configuration,
+        runtime.restore_configuration,
+        runtime.IscsiApplyError,
+    )
 
 
 def in_use(what: str) -> ValidationError:

@@ -10,9 +10,10 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from nasui.lib.processes import is_alive, log_tail
 from sharing.smb.errors import ENGINE, SmbStartFailed
 from sharing.smb.layout import SmbLayout
-from sharing.smb.tools import log_tail, missing, run_checked
+from sharing.smb.tools import missing, run_checked
 
 START_TIMEOUT = 15.0
 STOP_TIMEOUT = 10.0
@@ -161,16 +162,6 @@ class SmbDaemon:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self._proc.wait(timeout=STOP_TIMEOUT)
             self._proc = None
-
-
-def is_alive(pid: int) -> bool:
-    """Whether a process with this pid exists and is not a zombie."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    # The state letter follows the parenthesised command name.
-    return stat.rpartition(")")[2].split()[0] != "Z"
 
 
 def listening_ports(pid: int) -> set[int]:

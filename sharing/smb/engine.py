@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from nasui.lib.files import write_if_changed
+from nasui.lib.processes import log_tail
 from sharing.accounts.base import AccountsEngine
 from sharing.accounts.desired import Accounts
 from sharing.accounts.files import FilesAccounts
@@ -32,7 +33,7 @@ from sharing.smb.errors import ENGINE, NotConfigured, SmbEngineError
 from sharing.smb.layout import SmbLayout
 from sharing.smb.passdb import make_nt_hash, render_smbpasswd
 from sharing.smb.render import render
-from sharing.smb.tools import find_binary, log_tail
+from sharing.smb.tools import find_binary
 from sharing.smb.wrappers import wrapped_env
 
 Mode = Literal["wrapped", "system"]

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from nasui.lib.processes import log_tail
 from sharing.smb.errors import ENGINE, SmbCommandFailed, SmbUnavailable
 
 TIMEOUT = 30.0
-LOG_TAIL_LINES = 8
 # The Debian package that ships each tool, for the message when one is missing.
 PACKAGES = {
     "smbd": "samba",
@@ -86,17 +85,3 @@ def run_checked(
             log_tail=log_tail(log),
         )
     return proc.stdout
-
-
-def log_tail(path: Path | None, lines: int = LOG_TAIL_LINES) -> str:
-    """The last lines of a log file, or '' when there is none."""
-    if path is None:
-        return ""
-    try:
-        with path.open("rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            handle.seek(max(0, handle.tell() - 8192))
-            text = handle.read().decode(errors="replace")
-    except OSError:
-        return ""
-    return "\n".join(text.splitlines()[-lines:])

@@ -11,6 +11,7 @@ import time
 import pytest
 
 from nasui.lib.net import free_loopback_port
+from nasui.lib.processes import is_alive
 from sharing.iscsi.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
 from sharing.iscsi.errors import (
     BackingStoreMissing,
@@ -19,7 +20,6 @@ from sharing.iscsi.errors import (
     EngineUnavailable,
 )
 from sharing.iscsi.tgt import TgtEngine
-from sharing.iscsi.tgt.daemon import is_alive
 from tests.iscsi.iscsi_clients import INITIATOR, discover, image_opts, qemu_io, run, url
 
 pytestmark = pytest.mark.iscsi

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from nasui.lib.net import free_loopback_port
+from nasui.lib.processes import is_alive
 from sharing.smb import engine as engine_module
-from sharing.smb.daemon import is_alive
 from sharing.smb.desired import SmbGlobals, SmbShareSpec, SmbState
 from sharing.smb.errors import ConfigRejected, SmbStartFailed, SmbUnavailable
 from sharing.smb.render import render

@@ -8,6 +8,7 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
+from nasui.lib.processes import log_tail
 from sharing.iscsi.errors import EngineFailure, EngineTimeout, EngineUnavailable
 from sharing.iscsi.tgt.rules import ENGINE
 
@@ -18,7 +19,6 @@ _NOT_RUNNING = (
     "Transport endpoint",
     "Connection refused",
 )
-LOG_TAIL_LINES = 8
 
 
 def find_binary(name: str) -> str:
@@ -28,20 +28,6 @@ def find_binary(name: str) -> str:
         return found
     sbin = Path("/usr/sbin") / name
     return str(sbin) if sbin.exists() else name
-
-
-def log_tail(log_path: Path | None, lines: int = LOG_TAIL_LINES) -> str:
-    """The last lines of tgtd's log (where tgt says why a request failed), or ''."""
-    if log_path is None:
-        return ""
-    try:
-        with log_path.open("rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            handle.seek(max(0, handle.tell() - 8192))
-            text = handle.read().decode(errors="replace")
-    except OSError:
-        return ""
-    return "\n".join(text.splitlines()[-lines:])
 
 
 class Tgtadm:

@@ -10,9 +10,10 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from nasui.lib.processes import is_alive, log_tail
 from sharing.iscsi.desired import PortalSpec
 from sharing.iscsi.errors import EngineFailure, EngineStartFailed
-from sharing.iscsi.tgt.admin import Tgtadm, log_tail
+from sharing.iscsi.tgt.admin import Tgtadm
 from sharing.iscsi.tgt.parsing import parse_portals, parse_system_state, parse_targets
 from sharing.iscsi.tgt.rules import ENGINE
 
@@ -189,16 +190,6 @@ class TgtDaemon:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self._proc.wait(timeout=1.0)
             self._proc = None
-
-
-def is_alive(pid: int) -> bool:
-    """Whether a process with this pid exists and is not a zombie."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    # The state letter follows the parenthesised command name.
-    return stat.rpartition(")")[2].split()[0] != "Z"
 
 
 def _is_tgtd(pid: int) -> bool:

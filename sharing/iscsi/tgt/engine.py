@@ -29,12 +29,13 @@ from pathlib import Path
 
 from nasui.lib.files import write_if_changed
 from nasui.lib.net import free_loopback_port
+from nasui.lib.processes import log_tail
 from sharing.iscsi.base import Change, ChangeReport, Session
 from sharing.iscsi.desired import DesiredState, PortalSpec
 from sharing.iscsi.errors import EngineStartFailed, InvalidSpec
 from sharing.iscsi.host import backing_size, exclusive_lock
 from sharing.iscsi.tgt import records as rec
-from sharing.iscsi.tgt.admin import Tgtadm, find_binary, log_tail
+from sharing.iscsi.tgt.admin import Tgtadm, find_binary
 from sharing.iscsi.tgt.daemon import MAX_SOCKET_PATH, TgtDaemon
 from sharing.iscsi.tgt.parsing import parse_accounts, parse_portals, parse_targets, sessions
 from sharing.iscsi.tgt.plan import plan
