@@ -21,6 +21,8 @@
 #                         host-side NFS checks (default: another free port picked at boot)
 #   NASUI_ZFSVM_MOUNTD_PORT  host port always forwarded to the guest's port 20048, where the
 #                         NFS tests run rpc.mountd for NFSv3 (default: a free port)
+#   NASUI_ZFSVM_SMB_PORT  host port always forwarded to the guest's port 4450, where the SMB
+#                         tests run their smbd (default: a free port)
 #   NASUI_ZFSVM_HOST_CHECKS  host-side helper started in the background for every run
 #                         (default tests/vm/host_checks.py; "none" disables it)
 set -euo pipefail
@@ -37,7 +39,8 @@ APT=(apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=900)
 GUEST_PKGS=(zfsutils-linux udev kmod python3 python3-pytest python3-lz4 python3-zstandard iproute2
   procps util-linux fio
   targetcli-fb python3-rtslib-fb dbus
-  nfs-kernel-server)
+  nfs-kernel-server
+  samba samba-vfs-modules libnss-wrapper libuid-wrapper)
 # Module subset copied into the guest (plus their dependencies): the full tree is ~400 MiB.
 GUEST_MODS=(virtio_pci virtio_blk virtio_net virtio_rng virtio_console 9pnet_virtio 9p loop
   iscsi_tcp zfs configfs target_core_mod target_core_iblock target_core_file target_core_pscsi
@@ -248,6 +251,11 @@ boot() { # $1 = job script text ("" for an interactive shell); returns the job's
   while [ "$mountd_port" = "$hc_port" ] || [ "$mountd_port" = "$nfs_port" ]; do
     mountd_port=$(host_free_port); done
   fwd+=",hostfwd=tcp:127.0.0.1:$mountd_port-:20048"
+  # SMB: the guest's tests run smbd on 4450 (one TCP port, no NetBIOS)
+  local smb_port=${NASUI_ZFSVM_SMB_PORT:-$(host_free_port)}
+  while [ "$smb_port" = "$hc_port" ] || [ "$smb_port" = "$nfs_port" ] ||
+    [ "$smb_port" = "$mountd_port" ]; do smb_port=$(host_free_port); done
+  fwd+=",hostfwd=tcp:127.0.0.1:$smb_port-:4450"
   rm -f "$OUT"/host_req_* "$OUT"/host_ack_* "$OUT"/host_res_* "$OUT"/host_checks.*
   local serial=(-serial "file:$OUT/console.log" -serial "file:$OUT/job.log" -display none)
   [ -z "$job" ] && serial=(-nographic)
@@ -262,7 +270,7 @@ boot() { # $1 = job script text ("" for an interactive shell); returns the job's
   if [ -z "$job" ]; then "${cmd[@]}"; return; fi
   "${cmd[@]}" </dev/null >"$OUT/qemu.log" 2>&1 &
   QPID=$!
-  start_host_checks "$hc_port" "$nfs_port" "$mountd_port"
+  start_host_checks "$hc_port" "$nfs_port" "$mountd_port" "$smb_port"
   watch_boot || return 1
   tail -n +1 -f --pid="$QPID" "$OUT/job.log" & TAILPID=$!
   watch_run || return 1
@@ -280,16 +288,16 @@ HCPID=""
 host_free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
-start_host_checks() { # $1, $2, $3 = host ports to guest 3260 (iSCSI), 2049 (NFS), 20048 (mountd)
+start_host_checks() { # $1..$4 = host ports to guest 3260 (iSCSI), 2049 (NFS), 20048 (mountd), 4450 (SMB)
   local helper=${NASUI_ZFSVM_HOST_CHECKS:-$REPO/tests/vm/host_checks.py}
   [ "$helper" = none ] && return 0
   [ -f "$helper" ] || die "NASUI_ZFSVM_HOST_CHECKS: $helper not found"
   case $helper in
-    *.py) python3 "$helper" "$OUT" "$1" "$2" "$3" >>"$OUT/host_checks.out" 2>&1 & ;;
-    *) bash "$helper" "$OUT" "$1" "$2" "$3" >>"$OUT/host_checks.out" 2>&1 & ;;
+    *.py) python3 "$helper" "$OUT" "$1" "$2" "$3" "$4" >>"$OUT/host_checks.out" 2>&1 & ;;
+    *) bash "$helper" "$OUT" "$1" "$2" "$3" "$4" >>"$OUT/host_checks.out" 2>&1 & ;;
   esac
   HCPID=$!
-  log "host checks: $helper (pid $HCPID), host 127.0.0.1:$1 -> guest :3260, :$2 -> :2049, :$3 -> :20048"
+  log "host checks: $helper (pid $HCPID), host 127.0.0.1:$1 -> guest :3260, :$2 -> :2049, :$3 -> :20048, :$4 -> :4450"
 }
 
 watch_boot() { # the boot watchdog: the guest must print NASUI_READY in time

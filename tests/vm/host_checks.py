@@ -2,8 +2,9 @@
 """Host side of the VM lane's iSCSI checks: real host clients against the target in the VM.
 
 Started by scripts/zfsvm.sh on the HOST (stdlib only, not a pytest module) as
-`host_checks.py OUT_DIR HOST_PORT [NFS_PORT MOUNTD_PORT]`, where HOST_PORT is forwarded to the
-guest's port 3260, NFS_PORT to its NFS port 2049 and MOUNTD_PORT to its rpc.mountd on 20048.
+`host_checks.py OUT_DIR HOST_PORT [NFS_PORT MOUNTD_PORT [SMB_PORT]]`, where HOST_PORT is
+forwarded to the guest's port 3260, NFS_PORT to its NFS port 2049, MOUNTD_PORT to its
+rpc.mountd on 20048 and SMB_PORT to the SMB tests' smbd on 4450.
 It idles until a guest test asks, through the shared OUT dir (the guest's /mnt/out):
 
   guest writes  host_req_NAME.json   {"checks": [{"id", "kind", ...}, ...]}
@@ -17,6 +18,11 @@ discards a range: UNMAP), refused (iscsi-inq must fail with an expected message)
 NFS kinds (libnfs-utils; "version" 4 through NFS_PORT, 3 also through MOUNTD_PORT, no rpcbind):
 nfs_ls (list, expect names), nfs_write_read (nfs-cp random bytes up, back down with
 "read_version", compare; reports the sha256), nfs_refused (listing and writing must fail).
+SMB kinds (Samba's smbclient through SMB_PORT, forwarded to the guest's smbd on 4450; the
+password goes in an owner-only -A file): smb_put (generates the named data kinds of
+tests/vm/datakinds.py from "size" and "seed" and puts them as KIND.bin; reports each file's
+sha256), smb_get (gets "name" back; reports its sha256), smb_refused (a listing with the wrong
+"password" must fail with NT_STATUS_LOGON_FAILURE).
 Everything it ran and saw also goes to OUT/host_checks.log.
 The helper exits when the VM run ends (OUT/rc appears) or after its own time limit.
 URLs, qemu options and iscsi-test-cu verdicts come from tests/iscsi/iscsi_clients.py, the
@@ -31,6 +37,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -40,8 +47,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tests.iscsi.iscsi_clients import image_opts, parse_test_cu
 from tests.iscsi.iscsi_clients import url as iscsi_url
+from tests.vm.datakinds import generate
 
 LIMIT = float(os.environ.get("NASUI_HOST_CHECKS_LIMIT", "1800"))
+SMB_STATUS = re.compile(r"NT_STATUS_[A-Z_]+")
 
 
 def log(out: Path, text: str) -> None:
@@ -90,12 +99,18 @@ def succeeded_with(rc: int, text: str, missing: list[str]) -> dict[str, Any]:
 
 
 def one(
-    out: Path, port: int, check: dict[str, Any], nfs: tuple[int, int] | None = None
+    out: Path,
+    port: int,
+    check: dict[str, Any],
+    nfs: tuple[int, int] | None = None,
+    smb: int | None = None,
 ) -> dict[str, Any]:
     """Run one check; return its verdict."""
     kind = check["kind"]
     if kind.startswith("nfs_"):
         return nfs_check(out, nfs, check)
+    if kind.startswith("smb_"):
+        return smb_check(out, smb, check)
     ini = check["initiator"]
     if kind == "readcap":
         rc, text = run(out, ["iscsi-readcapacity16", "-i", ini, url(port, check)], 60)
@@ -268,8 +283,70 @@ def nfs_write_read(out: Path, nfs: tuple[int, int], check: dict[str, Any]) -> di
     }
 
 
-def serve(out: Path, port: int, nfs: tuple[int, int] | None = None) -> None:
-    info = {"port": port, "nfs_ports": nfs, "pid": os.getpid()}
+def smb_check(out: Path, smb: int | None, check: dict[str, Any]) -> dict[str, Any]:
+    """Run one SMB client check through the forwarded SMB port."""
+    if smb is None:
+        return {"ok": False, "rc": None, "detail": "no SMB port forwarded", "output": ""}
+    with tempfile.TemporaryDirectory(prefix="nasui-smb-") as tmp:
+        work = Path(tmp)
+        if check["kind"] == "smb_put":
+            return smb_put(out, smb, check, work)
+        if check["kind"] == "smb_get":
+            return smb_get(out, smb, check, work)
+        if check["kind"] == "smb_refused":
+            rc, text = smbclient(out, smb, check, "ls", work, password=check["password"])
+            ok = rc != 0 and "NT_STATUS_LOGON_FAILURE" in text
+            return {"ok": ok, "rc": rc, "detail": "want NT_STATUS_LOGON_FAILURE", "output": text}
+    return {"ok": False, "rc": None, "detail": f"unknown kind {check['kind']}", "output": ""}
+
+
+def smbclient(
+    out: Path, smb: int, check: dict[str, Any], commands: str, work: Path, password: str = ""
+) -> tuple[int, str]:
+    """smbclient //127.0.0.1/SHARE -c COMMANDS as check["user"], in `work` (SMB3)."""
+    conf, auth = work / "client.conf", work / "auth"
+    conf.write_text("[global]\n\tclient min protocol = SMB2_02\n")
+    auth.touch(mode=0o600)
+    auth.write_text(f"username = {check['user']}\npassword = {password or check['password']}\n")
+    argv = ["smbclient", f"//127.0.0.1/{check['share']}", "-p", str(smb), "-m", "SMB3"]
+    argv += ["-s", str(conf), "-A", str(auth), "-c", commands]
+    return run(out, argv, float(check.get("timeout", 300)))
+
+
+def smb_verdict(rc: int, text: str, detail: str, **extra: Any) -> dict[str, Any]:
+    """smbclient may exit 0 after a failed command: any NT_STATUS error fails the check."""
+    statuses = SMB_STATUS.findall(text)
+    ok = rc == 0 and not statuses
+    return {"ok": ok, "rc": rc, "detail": f"{detail}; errors {statuses}", "output": text, **extra}
+
+
+def smb_put(out: Path, smb: int, check: dict[str, Any], work: Path) -> dict[str, Any]:
+    """Generate each data kind and put it on the share as KIND.bin; report the sha256s."""
+    digests, commands = {}, []
+    for kind in check["kinds"]:
+        data = generate(kind, int(check["size"]), int(check["seed"]))
+        (work / f"{kind}.bin").write_bytes(data)
+        digests[f"{kind}.bin"] = hashlib.sha256(data).hexdigest()
+        commands.append(f"put {work / kind}.bin {kind}.bin")
+    commands.append("ls")
+    rc, text = smbclient(out, smb, check, "; ".join(commands), work)
+    for name in digests:
+        (work / name).unlink()
+    return smb_verdict(rc, text, f"put {sorted(digests)}", sha256=digests)
+
+
+def smb_get(out: Path, smb: int, check: dict[str, Any], work: Path) -> dict[str, Any]:
+    """Get check["name"] from the share; report its size and sha256."""
+    local = work / "got.bin"
+    rc, text = smbclient(out, smb, check, f"get {check['name']} {local}", work)
+    data = local.read_bytes() if local.exists() else b""
+    digest = hashlib.sha256(data).hexdigest() if local.exists() else None
+    detail = f"got {check['name']}: {len(data)} bytes"
+    return smb_verdict(rc, text, detail, sha256=digest, size=len(data))
+
+
+def serve(out: Path, port: int, nfs: tuple[int, int] | None = None, smb: int | None = None) -> None:
+    info = {"port": port, "nfs_ports": nfs, "smb_port": smb, "pid": os.getpid()}
     (out / "host_checks.json").write_text(json.dumps(info))
     deadline = time.monotonic() + LIMIT
     done: set[str] = set()
@@ -283,7 +360,7 @@ def serve(out: Path, port: int, nfs: tuple[int, int] | None = None) -> None:
             log(out, f"=== round {name} ===")
             try:
                 checks = json.loads(req.read_text())["checks"]
-                results = {c["id"]: one(out, port, c, nfs) for c in checks}
+                results = {c["id"]: one(out, port, c, nfs, smb) for c in checks}
             except Exception as exc:  # report anything to the guest rather than die silently
                 results = {"helper": {"ok": False, "rc": None, "detail": repr(exc), "output": ""}}
             for key, res in results.items():
@@ -296,4 +373,5 @@ def serve(out: Path, port: int, nfs: tuple[int, int] | None = None) -> None:
 
 if __name__ == "__main__":
     nfs_ports = (int(sys.argv[3]), int(sys.argv[4])) if len(sys.argv) > 4 else None
-    serve(Path(sys.argv[1]), int(sys.argv[2]), nfs_ports)
+    smb_port = int(sys.argv[5]) if len(sys.argv) > 5 else None
+    serve(Path(sys.argv[1]), int(sys.argv[2]), nfs_ports, smb_port)

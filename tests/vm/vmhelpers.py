@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
 
 # The VM's blank disks carry these serials (scripts/zfsvm.sh): nothing else is ever touched.
 SERIAL_PREFIX = "NASUI"
+OUT = Path(os.environ.get("NASUI_VM_OUT", "/mnt/out"))
+ACK_WAIT, ANSWER_WAIT = 120.0, 600.0
 
 
 class DiskPool:
@@ -68,3 +74,25 @@ def wait_for(check: Callable[[], bool], timeout: float = 120.0, step: float = 0.
             return True
         time.sleep(step)
     return check()
+
+
+def ask_host(name: str, checks: list[dict[str, Any]], port_key: str) -> dict[str, dict[str, Any]]:
+    """Hand checks to the host helper (tests/vm/host_checks.py); wait, bounded, for results.
+
+    `port_key` names the forwarded port the checks need in the helper's host_checks.json.
+    """
+    info = OUT / "host_checks.json"
+    if not info.exists() or json.loads(info.read_text()).get(port_key) is None:
+        pytest.fail(f"no host helper with {port_key}: scripts/zfsvm.sh forwards it")
+    tmp = OUT / f"host_req_{name}.tmp"
+    tmp.write_text(json.dumps({"checks": checks}))
+    tmp.rename(OUT / f"host_req_{name}.json")
+    if not wait_for((OUT / f"host_ack_{name}").exists, timeout=ACK_WAIT):
+        pytest.fail(f"the host helper did not pick up round {name!r} within {ACK_WAIT:.0f}s")
+    result = OUT / f"host_res_{name}.json"
+    if not wait_for(result.exists, timeout=ANSWER_WAIT, step=1.0):
+        pytest.fail(f"the host helper did not answer round {name!r} within {ANSWER_WAIT:.0f}s")
+    answers: dict[str, dict[str, Any]] = json.loads(result.read_text())
+    for key, res in answers.items():
+        print(f"[host {name}/{key}] {'PASS' if res['ok'] else 'FAIL'}: {res['detail']}")
+    return answers
