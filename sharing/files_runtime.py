@@ -121,9 +121,15 @@ def control(action: str) -> None:
         raise FilesApplyError(f"The SMB server could not {action}: {exc}") from exc
 
 
-def supervise_once() -> bool:
-    """Start a dead smbd with the saved configuration unless a user stopped it; True if started."""
+def supervise_once(*, first: bool = False) -> bool:
+    """Start a dead smbd with the saved configuration unless a user stopped it; True if started.
+
+    `first` (the service's first check, at boot) applies everything even when SMB is stopped:
+    after an upgrade the accounts and NFS exports must come back whatever smbd's state.
+    """
     engine = smb_engine()
+    if first:
+        apply_configuration()
     if _stopped_flag().exists() or engine.is_running():
         return False
     try:

@@ -95,3 +95,12 @@ def test_the_running_smbd_follows_the_database_after_a_restart(shared, smb_servi
     files_runtime.control("restart")
     result = SmbClient(smb_service, tmp_path).run("media", "ls", user="alice", password=ALICE)
     assert result.ok, result.output
+
+
+def test_the_first_check_applies_even_while_a_user_keeps_smb_stopped(shared, smb_service):
+    files_runtime.control("stop")
+    passdb = files_runtime.smb_engine().layout.smbpasswd
+    passdb.unlink()  # as after an upgrade: the panel's files are gone, the database is not
+    assert files_runtime.supervise_once(first=True) is False
+    assert "alice:" in passdb.read_text()
+    assert not files_runtime.smb_engine().is_running()

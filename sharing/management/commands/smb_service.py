@@ -25,19 +25,23 @@ class Command(BaseCommand):
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: done.set())
         self.stdout.write(f"SMB service: {settings.NASUI_SMB_MODE} smbd, supervising")
+        applied = False
         try:
             while not done.is_set():
-                self._check()
+                # Until a first full apply worked (accounts, exports), each check tries it again.
+                applied = self._check(first=not applied) or applied
                 done.wait(options["interval"])
         finally:
             # Stopping the panel stops its smbd: nothing is left running behind it.
             files_runtime.smb_engine().stop()
             self.stdout.write("SMB service: smbd stopped")
 
-    def _check(self) -> None:
-        """One supervision step; a refusal goes to stderr and is tried again next time."""
+    def _check(self, *, first: bool) -> bool:
+        """One supervision step; False (the refusal on stderr) to try again next time."""
         try:
-            if files_runtime.supervise_once():
+            if files_runtime.supervise_once(first=first):
                 self.stdout.write("SMB service: smbd started")
         except files_runtime.FilesApplyError as exc:
             self.stderr.write(str(exc))
+            return False
+        return True
