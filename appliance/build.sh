@@ -1,7 +1,7 @@
 #!/bin/bash
 # appliance/build.sh - build the nasui appliance: a bootable USB disk image (GPT, GRUB for BIOS and
 # UEFI) with Debian bookworm, the Debian kernel plus the OpenZFS module built by the ZFS VM lane,
-# zfsutils-linux, LIO tools, tgt, Redis, nginx-light and the panel in a venv.
+# zfsutils-linux, LIO tools, tgt, Samba, Redis, nginx-light and the panel in a venv.
 #
 #   appliance/build.sh            # build (or reuse cached layers), write var/appliance/nasui.img
 #
@@ -30,7 +30,8 @@ APT=(apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=900)
 PKGS=(systemd-sysv udev kmod dbus iproute2 iputils-ping procps util-linux e2fsprogs fdisk
   initramfs-tools zstd openssl ca-certificates less nano
   zfsutils-linux targetcli-fb python3-rtslib-fb tgt redis-server nginx-light
-  python3 python3-venv)
+  python3 python3-venv
+  samba samba-vfs-modules libnss-wrapper)
 # Kernel module trees nobody needs on a NAS appliance (the full tree is ~400 MiB).
 TRIM_MODS=(drivers/gpu drivers/media drivers/net/wireless drivers/infiniband drivers/staging
   drivers/iio drivers/isdn drivers/bluetooth net/bluetooth net/wireless net/mac80211 sound
@@ -175,9 +176,11 @@ configure() { # $1 = rootfs dir: units, nginx, scripts, fstab, grub.cfg, hostnam
   sed -i "s/^NASUI_ISCSI_ENGINE=.*/NASUI_ISCSI_ENGINE=$ISCSI_ENGINE/" "$root/etc/nasui/nasui.env"
   echo nasui >"$root/etc/hostname"
   printf '127.0.0.1\tlocalhost\n127.0.1.1\tnasui nasui.local\n::1\tlocalhost\n' >"$root/etc/hosts"
+  # The data partition's label shows once udev has probed the stick: 60 s leaves room for a slow
+  # (or, in the test lane, an emulated and busy) machine before the boot goes on without it.
   cat >"$root/etc/fstab" <<EOF
 LABEL=NASUI_ROOT / ext4 noatime,errors=remount-ro 0 1
-LABEL=NASUI_DATA /var/lib/nasui ext4 noatime,nofail,x-systemd.device-timeout=20s 0 2
+LABEL=NASUI_DATA /var/lib/nasui ext4 noatime,nofail,x-systemd.device-timeout=60s 0 2
 EOF
   mkdir -p "$root/var/lib/nasui"
   mkdir -p "$root/etc/target"  # LIO's target core keeps persistent-reservation files here
@@ -191,9 +194,13 @@ EOF
   ln -sf /etc/nginx/sites-available/nasui "$root/etc/nginx/sites-enabled/nasui"
   systemctl --root="$root" disable tgt.service zfs-import-cache.service >/dev/null 2>&1 || true
   systemctl --root="$root" mask zfs-import-cache.service >/dev/null 2>&1
+  # The panel runs its own smbd (nasui-smb, files under the data partition): Debian's Samba
+  # daemons never start, and /etc/samba is not used.
+  systemctl --root="$root" disable smbd.service nmbd.service samba-ad-dc.service >/dev/null 2>&1 || true
+  systemctl --root="$root" mask smbd.service nmbd.service samba-ad-dc.service >/dev/null 2>&1
   systemctl --root="$root" enable systemd-networkd.service zfs-import-scan.service \
     zfs-mount.service zfs.target zfs-import.target nasui-setup.service nasui-web.service \
-    nasui-worker.service nasui-iscsi.service zfs-volume-wait.service nginx.service \
+    nasui-worker.service nasui-iscsi.service nasui-smb.service zfs-volume-wait.service nginx.service \
     redis-server.service nasui-report.timer >/dev/null 2>&1
   sed -i 's/^save .*/# save disabled by nasui: the broker needs no persistence/; $a save ""' \
     "$root/etc/redis/redis.conf"

@@ -1,7 +1,7 @@
 """End-to-end test of the appliance image: boot it in qemu and drive it from the host.
 
 Run with `make test-appliance` (it builds the image first). Only the REST API, the login page and
-real iSCSI clients are used; the guest is never entered. Environment (all optional):
+real iSCSI and SMB clients are used; the guest is never entered. Environment (all optional):
 NASUI_APPLIANCE_IMAGE (default var/appliance/nasui.img), NASUI_APPLIANCE_FIRMWARE (bios or uefi),
 NASUI_APPLIANCE_BOOT_TIMEOUT (seconds until /health/ must answer, default 300).
 Helpers live in appliance/testlib/, the shared VM fixtures in appliance/conftest.py.
@@ -29,6 +29,11 @@ from appliance.testlib.config import (
     PATTERN,
     RELEASE,
     REPO,
+    SMB_FILE,
+    SMB_PASSWORD,
+    SMB_SHARE,
+    SMB_USER,
+    SMB_WRONG_PASSWORD,
     STICK_BYTES,
     ResultDict,
 )
@@ -36,6 +41,7 @@ from appliance.testlib.image import ext4_bytes, gpt_partition, run_script
 from appliance.testlib.iscsi import assert_reads_back, iscsi, iscsi_url, qemu_io
 from appliance.testlib.panel import api, login
 from appliance.testlib.poll import poll
+from appliance.testlib.smb import assert_owned_by, assert_smb_reads_back, fetch, smb_client
 from appliance.testlib.vm import VM, booted
 
 
@@ -217,6 +223,45 @@ def test_browser_dashboard(vm: VM, state: ResultDict) -> None:
             browser.close()
 
 
+def test_smb_share_write_and_read(vm: VM, state: ResultDict) -> None:
+    """A dataset shared by the wizard to a new user: smbclient writes a file, reads it back."""
+    client = api(vm, state)
+    status, dataset = client.api("POST", "/api/storage/datasets/", {"name": "tank/family"})
+    assert status == 201, dataset
+    wizard = {"existing": "tank/family", "new_username": SMB_USER, "new_password": SMB_PASSWORD}
+    status, share = client.api("POST", "/api/sharing/smb/wizard/", wizard)
+    assert status == 201, share
+    assert share["name"] == SMB_SHARE, share
+    assert share["dataset"] == "tank/family", share
+    status, users = client.api("GET", "/api/sharing/users/")
+    assert status == 200, users
+    rows = users["results"] if isinstance(users, dict) else users
+    user = next(row for row in rows if row["username"] == SMB_USER)
+    assert share["users"] == [user["id"]], (share, user)
+    state["smb_uid"] = int(user["uid"])
+    data = os.urandom(1 << 20)
+    state["smb_data"] = data
+    smb = smb_client(vm)
+    (smb.workdir / SMB_FILE).write_bytes(data)
+    # smbd (root, port 445 in the guest) reloads with the new share and account.
+    put = poll(
+        lambda: smb.run(SMB_SHARE, f"put {SMB_FILE}", user=SMB_USER, password=SMB_PASSWORD),
+        lambda r: r.ok,
+        60,
+    )
+    assert put.ok, put.output
+    got, copy = fetch(vm)
+    assert got.ok, got.output
+    assert copy.read_bytes() == data
+    listed = smb.run(SMB_SHARE, "ls", user=SMB_USER, password=SMB_PASSWORD)
+    assert listed.ok, listed.output
+    row = rf"{re.escape(SMB_FILE)}\s+[A-Z]+\s+{len(data)}\b"  # name, DOS attributes, size
+    assert re.search(row, listed.output), listed.output
+    assert_owned_by(vm, state["smb_uid"])  # the user's uid, not root's: a real account
+    wrong, _ = fetch(vm, password=SMB_WRONG_PASSWORD)
+    assert "NT_STATUS_LOGON_FAILURE" in wrong.output, wrong.output
+
+
 def test_memory_report(vm: VM, state: ResultDict) -> None:
     """The console report of the panel's resident memory (web, worker + beat, Redis; nginx)."""
     match = vm.wait_console(r"NASUI_REPORT .*", 240)
@@ -226,11 +271,12 @@ def test_memory_report(vm: VM, state: ResultDict) -> None:
     assert re.search(r"panel_rss=\d+MiB panel_pss=\d+MiB", match.group(0)), match.group(0)
     assert "inactive" not in match.group(0), match.group(0)
     assert "failed" not in match.group(0), match.group(0)
+    assert "nasui-smb=active" in match.group(0), match.group(0)  # the SMB supervisor and smbd
     state["rss"] = int(total.group(1))
 
 
 def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
-    """Power off (ACPI), boot again: the pool is imported, the target and the data are back."""
+    """Power off (ACPI), boot again: the pool, the target, the SMB user and the data are back."""
     seconds = vm.shutdown()
     print(f"\nclean power-off: {seconds:.1f}s")
     vm.start()
@@ -242,6 +288,7 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
     assert status == 200, pool
     assert pool["health"] == "ONLINE", pool
     assert_reads_back(vm, state)
+    assert_smb_reads_back(vm, state)
     assert "admin password" in vm.console.read_text(errors="replace")
 
 
@@ -261,7 +308,7 @@ def test_data_partition_fills_the_stick(vm: VM) -> None:
 
 
 def test_upgrade_keeps_the_data_partition(vm: VM, state: ResultDict) -> None:
-    """A new release's root written by appliance/upgrade.sh: login, pool, target, data stay."""
+    """A new release's root written by appliance/upgrade.sh: login, pool, target, SMB, data stay."""
     next_out = REPO / "var" / "appliance-next"
     env = {**os.environ, "NASUI_APPLIANCE_OUT": str(next_out), "NASUI_APPLIANCE_RELEASE": RELEASE}
     build = run_script(["bash", "appliance/build.sh"], env)
@@ -279,6 +326,8 @@ def test_upgrade_keeps_the_data_partition(vm: VM, state: ResultDict) -> None:
     status, pool = client.api("GET", "/api/storage/pools/tank/")
     assert status == 200, pool
     assert_reads_back(vm, state)
+    # The new root has a fresh /etc/passwd: the SMB account is made again from the data partition.
+    assert_smb_reads_back(vm, state)
 
 
 def test_upgrade_refuses_what_is_not_a_nasui_stick(tmp_path: Path) -> None:

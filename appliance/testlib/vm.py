@@ -36,6 +36,7 @@ class VM:
         self.firmware = firmware
         self.https_port = free_loopback_port()
         self.iscsi_port = free_loopback_port()
+        self.smb_port = free_loopback_port()
         self.console = workdir / "console.log"
         self.proc: subprocess.Popen[bytes] | None = None
         self.boot_seconds = 0.0
@@ -65,6 +66,7 @@ class VM:
             ]
         fwd = f"hostfwd=tcp:127.0.0.1:{self.https_port}-:443"
         fwd += f",hostfwd=tcp:127.0.0.1:{self.iscsi_port}-:3260"
+        fwd += f",hostfwd=tcp:127.0.0.1:{self.smb_port}-:445"
         argv += ["-netdev", f"user,id=n0,{fwd}", "-device", "virtio-net-pci,netdev=n0"]
         argv += ["-device", "virtio-rng-pci", "-display", "none"]
         argv += [
