@@ -17,7 +17,6 @@ the test restarts nfsd itself where the versions change.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import subprocess
 from collections.abc import Callable, Iterator
@@ -26,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vmhelpers import wait_for
+from vmhelpers import ask_host as ask_helper
+from vmhelpers import assert_all_ok
 
 from sharing.nfs.desired import NfsExportSpec, NfsState
 from sharing.nfs.engine import NfsEngine
@@ -34,48 +34,25 @@ from sharing.nfs.errors import ExportsRejected
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
 
-OUT = Path(os.environ.get("NASUI_VM_OUT", "/mnt/out"))
 POOL = "nfspool"
 MEDIA = f"/{POOL}/media"
 HOST_NET = "10.0.2.0/24"  # qemu user-net: forwarded connections come from 10.0.2.2
 NOT_HOST = "192.0.2.0/24"  # TEST-NET-1: never the host
 SQUASH_ID = 1234
 NOBODY = 65534
-ACK_WAIT, ANSWER_WAIT = 120.0, 600.0
 PROC_NFSD = Path("/proc/fs/nfsd")
 MOUNTD_PORT = 20048  # scripts/zfsvm.sh forwards a host port here
+
+
+def ask_host(name: str, checks: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The host's libnfs clients run these checks against the forwarded NFS ports."""
+    return ask_helper(name, checks, "nfs_ports")
 
 
 @dataclass
 class Lab:
     engine: NfsEngine
     dataset: str
-
-
-def ask_host(name: str, checks: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Hand NFS checks to the host helper and wait (bounded) for its results."""
-    info = OUT / "host_checks.json"
-    if not info.exists() or json.loads(info.read_text()).get("nfs_ports") is None:
-        pytest.fail("no host helper with NFS ports: scripts/zfsvm.sh forwards them")
-    tmp = OUT / f"host_req_{name}.tmp"
-    tmp.write_text(json.dumps({"checks": checks}))
-    tmp.rename(OUT / f"host_req_{name}.json")
-    if not wait_for((OUT / f"host_ack_{name}").exists, timeout=ACK_WAIT):
-        pytest.fail(f"the host helper did not pick up round {name!r} within {ACK_WAIT:.0f}s")
-    result = OUT / f"host_res_{name}.json"
-    if not wait_for(result.exists, timeout=ANSWER_WAIT, step=1.0):
-        pytest.fail(f"the host helper did not answer round {name!r} within {ANSWER_WAIT:.0f}s")
-    answers: dict[str, dict[str, Any]] = json.loads(result.read_text())
-    for key, res in answers.items():
-        print(f"[host {name}/{key}] {'PASS' if res['ok'] else 'FAIL'}: {res['detail']}")
-    return answers
-
-
-def assert_all_ok(answers: dict[str, dict[str, Any]]) -> None:
-    """Every host check passed (else show what the clients said)."""
-    bad = {k: f"{v['detail']} / rc={v['rc']} / {v['output'][-1500:]}" for k, v in answers.items()
-           if not v["ok"]}  # fmt: skip
-    assert not bad, json.dumps(bad, indent=1)
 
 
 def export(*networks: str, v3: bool = True, **options: Any) -> NfsState:

@@ -76,7 +76,12 @@ def wait_for(check: Callable[[], bool], timeout: float = 120.0, step: float = 0.
     return check()
 
 
-def ask_host(name: str, checks: list[dict[str, Any]], port_key: str) -> dict[str, dict[str, Any]]:
+def ask_host(
+    name: str,
+    checks: list[dict[str, Any]],
+    port_key: str,
+    answer_wait: float = ANSWER_WAIT,
+) -> dict[str, dict[str, Any]]:
     """Hand checks to the host helper (tests/vm/host_checks.py); wait, bounded, for results.
 
     `port_key` names the forwarded port the checks need in the helper's host_checks.json.
@@ -90,9 +95,16 @@ def ask_host(name: str, checks: list[dict[str, Any]], port_key: str) -> dict[str
     if not wait_for((OUT / f"host_ack_{name}").exists, timeout=ACK_WAIT):
         pytest.fail(f"the host helper did not pick up round {name!r} within {ACK_WAIT:.0f}s")
     result = OUT / f"host_res_{name}.json"
-    if not wait_for(result.exists, timeout=ANSWER_WAIT, step=1.0):
-        pytest.fail(f"the host helper did not answer round {name!r} within {ANSWER_WAIT:.0f}s")
+    if not wait_for(result.exists, timeout=answer_wait, step=1.0):
+        pytest.fail(f"the host helper did not answer round {name!r} within {answer_wait:.0f}s")
     answers: dict[str, dict[str, Any]] = json.loads(result.read_text())
     for key, res in answers.items():
         print(f"[host {name}/{key}] {'PASS' if res['ok'] else 'FAIL'}: {res['detail']}")
     return answers
+
+
+def assert_all_ok(answers: dict[str, dict[str, Any]]) -> None:
+    """Every host check passed (else show what the clients said)."""
+    bad = {k: f"{v['detail']} / rc={v['rc']} / {v['output'][-1500:]}" for k, v in answers.items()
+           if not v["ok"]}  # fmt: skip
+    assert not bad, json.dumps(bad, indent=1)
