@@ -133,7 +133,8 @@ def supervise_once(*, first: bool = False) -> bool:
     if _stopped_flag().exists() or engine.is_running():
         return False
     try:
-        engine.apply(build_smb_state(port=settings.NASUI_SMB_PORT))
+        if not first:  # the first check has just applied everything
+            engine.apply(build_smb_state(port=settings.NASUI_SMB_PORT))
         engine.start()
     except (SmbEngineError, ValueError) as exc:
         raise FilesApplyError(f"The SMB server could not start: {exc}") from exc
