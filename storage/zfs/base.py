@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from storage.zfs.layout import DATA_VDEV_TYPES, MIN_DISKS, PoolLayout
+from storage.zfs.snapshots import DiffEntry, Snapshot
 from storage.zfs.stats import (
     ArcStats,
     BlockDevice,
@@ -28,12 +29,14 @@ __all__ = [
     "DdtHistogramRow",
     "DedupSimulation",
     "DedupTable",
+    "DiffEntry",
     "ImportablePool",
     "Pool",
     "PoolLayout",
     "PoolStatus",
     "PropertyValue",
     "ScrubStatus",
+    "Snapshot",
     "Vdev",
     "Version",
     "ZfsEngine",
@@ -335,6 +338,44 @@ class ZfsEngine(Protocol):
 
     def destroy_dataset(self, name: str, *, recursive: bool = False, force: bool = False) -> None:
         """Destroy a dataset or zvol (recursive also removes children and snapshots)."""
+        ...
+
+    def list_snapshots(self, name: str, *, recursive: bool = False) -> list[Snapshot]:
+        """Snapshots of a dataset or zvol (and its descendants when recursive), oldest first."""
+        ...
+
+    def create_snapshot(
+        self, name: str, *, recursive: bool = False, properties: Mapping[str, str] | None = None
+    ) -> None:
+        """Snapshot DATASET@NAME (its whole tree, atomically, when recursive)."""
+        ...
+
+    def destroy_snapshots(
+        self, dataset: str, names: Sequence[str], *, recursive: bool = False
+    ) -> None:
+        """Destroy the named snapshots of one dataset (and same-named ones below if recursive)."""
+        ...
+
+    def rollback(self, snapshot: str, *, destroy_newer: bool = False) -> None:
+        """Return the dataset to the snapshot; newer snapshots go only when allowed."""
+        ...
+
+    def clone(
+        self, snapshot: str, target: str, *, properties: Mapping[str, str] | None = None
+    ) -> None:
+        """A new writable dataset or zvol from the snapshot."""
+        ...
+
+    def diff(self, snapshot: str, other: str = "") -> list[DiffEntry]:
+        """What changed in a file system since the snapshot (up to `other`, or now)."""
+        ...
+
+    def hold(self, snapshot: str, tag: str) -> None:
+        """Keep the snapshot from being destroyed until released."""
+        ...
+
+    def release(self, snapshot: str, tag: str) -> None:
+        """Drop a hold."""
         ...
 
     def dedup_table(self, pool: str) -> DedupTable:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from storage.zfs import disks, parse
+from storage.zfs.argv import PROPERTY_NAME, property_args
 from storage.zfs.base import (
     ArcStats,
     BlockDevice,
@@ -22,6 +23,7 @@ from storage.zfs.base import (
     ScrubStatus,
     Version,
 )
+from storage.zfs.cli_snapshots import SnapshotCommands
 from storage.zfs.errors import (
     DatasetNotFound,
     InvalidProperty,
@@ -38,23 +40,10 @@ POOL_DEFAULTS = {"ashift": "12"}
 ROOT_FS_DEFAULTS = {"compression": "lz4", "atime": "off"}
 ARCSTATS_PATH = "/proc/spl/kstat/zfs/arcstats"
 
-_PROPERTY_NAME = re.compile(r"[a-z][a-z0-9_.:-]*")
 _GUID = re.compile(r"\d{1,20}")
 
 
-def _property_args(flag: str, properties: Mapping[str, str]) -> list[str]:
-    """{'compression': 'lz4'} -> ['-o', 'compression=lz4'] with names checked."""
-    args: list[str] = []
-    for key, value in properties.items():
-        if not _PROPERTY_NAME.fullmatch(key):
-            raise InvalidProperty(f"invalid property name {key!r}")
-        if "\n" in str(value) or "\0" in str(value):
-            raise InvalidProperty(f"invalid value for {key}")
-        args += [flag, f"{key}={value}"]
-    return args
-
-
-class CliZfsEngine:
+class CliZfsEngine(SnapshotCommands):
     """ZfsEngine over the OpenZFS command-line tools."""
 
     def __init__(
@@ -166,8 +155,8 @@ class CliZfsEngine:
         check_pool_name(name)
         layout.validate()
         argv = ["zpool", "create"] + (["-f"] if force else [])
-        argv += _property_args("-o", {**POOL_DEFAULTS, **(pool_properties or {})})
-        argv += _property_args("-O", {**ROOT_FS_DEFAULTS, **(fs_properties or {})})
+        argv += property_args("-o", {**POOL_DEFAULTS, **(pool_properties or {})})
+        argv += property_args("-O", {**ROOT_FS_DEFAULTS, **(fs_properties or {})})
         if mountpoint:
             argv += ["-m", mountpoint]
         return [*argv, name, *layout.vdev_args()]
@@ -283,7 +272,7 @@ class CliZfsEngine:
         """`zfs get -H -p` of one dataset with sources."""
         check_dataset_name(name)
         for prop in properties:
-            if not _PROPERTY_NAME.fullmatch(prop):
+            if not PROPERTY_NAME.fullmatch(prop):
                 raise InvalidProperty(f"invalid property name {prop!r}")
         props = ",".join(properties) or "all"
         argv = ["zfs", "get", "-H", "-p", "-o", "name,property,value,source", props, name]
@@ -292,7 +281,7 @@ class CliZfsEngine:
     def create_dataset(self, name: str, *, properties: Mapping[str, str] | None = None) -> None:
         """`zfs create [-o k=v]... NAME`."""
         check_dataset_name(name)
-        self.run(["zfs", "create", *_property_args("-o", properties or {}), name])
+        self.run(["zfs", "create", *property_args("-o", properties or {}), name])
 
     def zvol_argv(
         self,
@@ -317,7 +306,7 @@ class CliZfsEngine:
                 raise InvalidProperty(f"size {size} is not a multiple of {volblocksize}")
             props["volblocksize"] = str(volblocksize)
         argv = ["zfs", "create"] + (["-s"] if sparse else []) + ["-V", str(size)]
-        return argv + _property_args("-o", props) + [name]
+        return argv + property_args("-o", props) + [name]
 
     def create_zvol(
         self,
@@ -339,13 +328,13 @@ class CliZfsEngine:
         check_dataset_name(name)
         if not properties:
             return
-        pairs = _property_args("-o", properties)[1::2]
+        pairs = property_args("-o", properties)[1::2]
         self.run(["zfs", "set", *pairs, name])
 
     def inherit_property(self, name: str, prop: str, *, recursive: bool = False) -> None:
         """`zfs inherit [-r] PROP NAME`."""
         check_dataset_name(name)
-        if not _PROPERTY_NAME.fullmatch(prop):
+        if not PROPERTY_NAME.fullmatch(prop):
             raise InvalidProperty(f"invalid property name {prop!r}")
         self.run(["zfs", "inherit", *(["-r"] if recursive else []), prop, name])
 

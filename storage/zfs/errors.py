@@ -48,6 +48,28 @@ class HasChildren(ZfsError):
     """The dataset has children or snapshots: a recursive destroy is needed."""
 
 
+class HasClones(HasChildren):
+    """A snapshot (or a dataset's snapshot) has clones that depend on it; `names` lists them."""
+
+    @property
+    def names(self) -> list[str]:
+        """The clones OpenZFS listed."""
+        return listed_names(self.stderr)
+
+
+class NewerSnapshots(ZfsError):
+    """A rollback needs newer snapshots destroyed first; `names` lists them."""
+
+    @property
+    def names(self) -> list[str]:
+        """The newer snapshots (and bookmarks) OpenZFS listed."""
+        return listed_names(self.stderr)
+
+
+class SnapshotNotFound(DatasetNotFound):
+    """No snapshot has that name."""
+
+
 class InvalidProperty(ZfsError):
     """A property name or value was refused."""
 
@@ -92,7 +114,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], type[ZfsError]], ...] = tuple(
         (r"mountpoint .* exists and is not empty", MountpointNotEmpty),
         (r"is part of (active|exported|potentially active) pool|is in use", DeviceInUse),
         (r"contains a (file system|filesystem)|device or resource busy", DeviceInUse),
-        (r"has children|has dependent clones|use '-r' to destroy", HasChildren),
+        (r"has dependent clones|clones of previous snapshots exist", HasClones),
+        (r"more recent snapshots or bookmarks exist", NewerSnapshots),
+        (r"could not find any snapshots|snapshot does not exist", SnapshotNotFound),
+        (r"has children|use '-r' to destroy", HasChildren),
         (r"pool is busy", PoolBusy),
         (r"dataset is busy|target is busy|volume is busy|filesystem is busy", DatasetBusy),
         (r"no such pool|cannot import '.*': no such pool available", PoolNotFound),
@@ -117,6 +142,15 @@ def classify(argv: Sequence[str], returncode: int, stderr: str) -> ZfsError:
         if pattern.search(stderr):
             return cls(message, argv=argv, returncode=returncode, stderr=stderr)
     return ZfsError(message, argv=argv, returncode=returncode, stderr=stderr)
+
+
+def listed_names(stderr: str) -> list[str]:
+    """The names OpenZFS lists after its "use '-r' (or '-R') to ..." line."""
+    lines = stderr.splitlines()
+    for index, line in enumerate(lines):
+        if line.startswith("use '-"):
+            return [name.strip() for name in lines[index + 1 :] if name.strip()]
+    return []
 
 
 def _first_line(text: str) -> str:

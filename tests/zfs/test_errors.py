@@ -56,7 +56,7 @@ def test_it_classifies_captured_stderr(
         ("cannot open '/dev/sdz': No such device or address", errors.DeviceNotFound),
         ("cannot unmount '/tank/fs': pool or dataset is busy", errors.DatasetBusy),
         ("/dev/vdb1 is part of active pool 'tank'", errors.DeviceInUse),
-        ("cannot destroy 'tank/fs': filesystem has dependent clones", errors.HasChildren),
+        ("cannot destroy 'tank/fs': filesystem has dependent clones", errors.HasClones),
         ("something nobody expected", errors.ZfsError),
     ],
 )  # fmt: skip

@@ -13,6 +13,7 @@ from storage.zfs.errors import (
     DatasetExists,
     DatasetNotFound,
     HasChildren,
+    HasClones,
     InvalidProperty,
     NoSpace,
     PoolNotFound,
@@ -20,7 +21,7 @@ from storage.zfs.errors import (
     ZfsError,
 )
 from storage.zfs.names import check_dataset_name
-from storage.zfs.sandbox import busy, figures, props
+from storage.zfs.sandbox import busy, figures, props, snapshots
 from storage.zfs.sandbox.names import split_name
 from storage.zfs.sandbox.proptable import property_table
 from storage.zfs.sandbox.state import State, StateStore
@@ -191,12 +192,7 @@ class DatasetOps:
             if not rel:
                 raise ZfsError(f"{name} is a pool's root dataset: destroy the pool instead")
             children = tree.descendants(rel)
-            if children and not recursive:
-                listed = ", ".join(tree.full_name(c) for c in children[:5])
-                raise HasChildren(
-                    f"cannot destroy '{name}': filesystem has children"
-                    f" (use '-r' to destroy {listed})"
-                )
+            _check_no_dependents(tree, rel, children, recursive, name)
             node = tree.data_path(rel).parent
             holders = busy.open_files_under(node)
             # -f force-unmounts a file system, but nothing makes a zvol in use go away.
@@ -205,8 +201,32 @@ class DatasetOps:
                     f"cannot destroy '{name}': dataset is busy ({busy.describe(holders)})"
                 )
             for target in [rel, *children]:
+                snapshots.forget_clone(tree, target)
                 del tree.datasets[target]
             shutil.rmtree(node, ignore_errors=True)
+
+
+def _check_no_dependents(
+    tree: PoolTree, rel: str, children: list[str], recursive: bool, name: str
+) -> None:
+    """Children and snapshots need -r; a clone of any of their snapshots refuses it all."""
+    inside = set([rel, *children])
+    clones = [
+        c for t in inside for c in snapshots.clones_of(tree, t) if split_name(c)[1] not in inside
+    ]
+    if clones:
+        raise HasClones(
+            f"cannot destroy '{name}': filesystem has dependent clones",
+            stderr=f"cannot destroy '{name}': filesystem has dependent clones\n"
+            "use '-R' to destroy the following datasets:\n" + "\n".join(clones) + "\n",
+        )
+    named = [tree.full_name(c) for c in children]
+    named += [f"{name}@{s}" for s in snapshots.snapshot_names(tree, rel)]
+    if named and not recursive:
+        raise HasChildren(
+            f"cannot destroy '{name}': filesystem has children"
+            f" (use '-r' to destroy {', '.join(named[:5])})"
+        )
 
 
 def _record(kind: str, local: dict[str, str], now: float) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from storage.zfs.sandbox.cache import BlockCache
 from storage.zfs.sandbox.datasets import DatasetOps
 from storage.zfs.sandbox.disks import DiskShelf, SandboxDisk
 from storage.zfs.sandbox.rescan import Progress, RescanResult, scan_pool, simulate, store
+from storage.zfs.sandbox.snapshots import SnapshotOps
 from storage.zfs.sandbox.state import State, StateStore
 from storage.zfs.sandbox.tree import PoolTree
 from storage.zfs.stats import BlockDevice
@@ -49,7 +50,7 @@ ROOT_FS_DEFAULTS = {"compression": "lz4", "atime": "off"}
 _IMPORT_ACTION = "The pool can be imported using its name or numeric identifier."
 
 
-class SandboxZfsEngine(DatasetOps):
+class SandboxZfsEngine(DatasetOps, SnapshotOps):
     """ZfsEngine over files under `root`: disks are sparse images, datasets are directories."""
 
     def __init__(
