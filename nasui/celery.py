@@ -27,6 +27,7 @@ def build_beat_schedule(
     sandbox_rescan_seconds: float | None,
     sample_seconds: float = 2.0,
     monitoring_maintain_seconds: float = 60.0,
+    snapshot_check_seconds: float = 30.0,
 ) -> dict[str, dict[str, object]]:
     """The periodic work of the panel; each period comes from a NASUI_* setting."""
     schedule = {
@@ -36,6 +37,8 @@ def build_beat_schedule(
         "monitoring-sample": beat_entry("monitoring.sample", sample_seconds),
         # rollups and pruning keep the sample tables at a bounded size
         "monitoring-maintain": beat_entry("monitoring.maintain", monitoring_maintain_seconds),
+        # tasks are read from the database at every check: edits apply without a restart
+        "periodic-snapshots": beat_entry("storage.periodic_snapshots", snapshot_check_seconds),
     }
     if sandbox_rescan_seconds:
         schedule["sandbox-rescan"] = beat_entry("storage.sandbox_rescan", sandbox_rescan_seconds)
@@ -53,4 +56,5 @@ def _install_beat_schedule(sender: Celery, **_: object) -> None:
         sandbox_rescan_seconds=settings.NASUI_SANDBOX_RESCAN_SECONDS if sandbox else None,
         sample_seconds=settings.NASUI_SAMPLE_SECONDS,
         monitoring_maintain_seconds=settings.NASUI_MAINTAIN_SECONDS,
+        snapshot_check_seconds=settings.NASUI_SNAPSHOT_CHECK_SECONDS,
     )

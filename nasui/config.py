@@ -51,6 +51,7 @@ class Config:
     sample_seconds: float
     maintain_seconds: float
     ddt_alert_share: float
+    snapshot_check_seconds: float = 30.0  # how often periodic snapshot tasks are checked
 
 
 def _env(values: Mapping[str, str]) -> environ.Env:
@@ -154,6 +155,7 @@ def load_config(values: Mapping[str, str]) -> Config:
         sandbox_rescan_seconds=float(_positive_int(env, "NASUI_SANDBOX_RESCAN_SECONDS", 30)),
         sample_seconds=_positive_float(env, "NASUI_SAMPLE_SECONDS", 2.0),
         maintain_seconds=_positive_float(env, "NASUI_MAINTAIN_SECONDS", 60.0),
+        snapshot_check_seconds=_positive_float(env, "NASUI_SNAPSHOT_CHECK_SECONDS", 30.0),
         ddt_alert_share=_share(env, "NASUI_DDT_ALERT_SHARE", 0.25),
     )
 

@@ -75,6 +75,14 @@ def sandbox_rescan() -> None:
     get_engine().settle()
 
 
+@shared_task(name="storage.periodic_snapshots", ignore_result=True)
+def periodic_snapshots() -> list[str]:
+    """Run the periodic snapshot tasks whose slot has come (a missed one once, at start)."""
+    from storage.snapshot_task_services import run_due_tasks
+
+    return run_due_tasks()
+
+
 @job_task("storage.dataset_permissions")
 def dataset_permissions(
     reporter: JobReporter, *, name: str, uid: int, gid: int, mode: int

@@ -1,0 +1,54 @@
+"""What the panel keeps about storage beyond ZFS itself: periodic snapshot tasks."""
+
+from __future__ import annotations
+
+from datetime import time
+
+from django.db import models
+
+from storage import naming
+
+
+class SnapshotTask(models.Model):
+    """Snapshots of a dataset (or zvol) taken on a schedule and pruned after a lifetime."""
+
+    class LifetimeUnit(models.TextChoices):
+        HOUR = "hour", "hours"
+        DAY = "day", "days"
+        WEEK = "week", "weeks"
+        MONTH = "month", "months"
+        YEAR = "year", "years"
+
+    dataset = models.CharField(max_length=255)
+    recursive = models.BooleanField(default=False)
+    naming_schema = models.CharField(max_length=200, default=naming.DEFAULT_SCHEMA)
+    # Cron-like fields: '*', '*/15', '0,30', '9-17', 'mon-fri'.
+    minutes = models.CharField(max_length=100, default="0")
+    hours = models.CharField(max_length=100, default="0")
+    days_of_week = models.CharField(max_length=100, default="*")
+    begin = models.TimeField(default=time(0, 0))
+    end = models.TimeField(default=time(23, 59))
+    lifetime_value = models.PositiveIntegerField(default=2)
+    lifetime_unit = models.CharField(
+        max_length=5, choices=LifetimeUnit.choices, default=LifetimeUnit.WEEK
+    )
+    enabled = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # The scheduled slot the last run was for (a run claims it first: one run per slot).
+    last_slot = models.DateTimeField(null=True, blank=True)
+    last_run_at = models.DateTimeField(null=True, blank=True)
+    last_snapshot = models.CharField(max_length=255, blank=True)
+    last_error = models.TextField(blank=True)
+    last_pruned = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["dataset", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.dataset} ({self.naming_schema})"
+
+    @property
+    def lifetime_text(self) -> str:
+        """'2 weeks'."""
+        unit = self.get_lifetime_unit_display()
+        return f"{self.lifetime_value} {unit[:-1] if self.lifetime_value == 1 else unit}"

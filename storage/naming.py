@@ -1,0 +1,41 @@
+"""Naming schemas of periodic snapshots: strftime fields that make each name unique."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from storage.zfs.snapshots import snapshot_name_problem
+
+DEFAULT_SCHEMA = "auto-%Y-%m-%d_%H-%M"
+# A scheduled run's name must differ from every other run's: down to the minute.
+REQUIRED = ("%Y", "%m", "%d", "%H", "%M")
+ALLOWED = {"%Y", "%m", "%d", "%H", "%M", "%S", "%y", "%j"}
+_CODE = re.compile(r"%.")
+
+
+def schema_problem(schema: str) -> str | None:
+    """Why `schema` cannot name a task's snapshots, or None when it can."""
+    codes = set(_CODE.findall(schema))
+    unknown = sorted(codes - ALLOWED)
+    if unknown:
+        return f"{', '.join(unknown)} cannot be used; use {', '.join(sorted(ALLOWED))}."
+    missing = [code for code in REQUIRED if code not in codes]
+    if missing:
+        return f"Include {', '.join(missing)} so that every run gets its own name."
+    problem = snapshot_name_problem(render(schema, datetime(2026, 1, 2, 3, 4, 5)))
+    return f"The names it makes are not valid: {problem}" if problem else None
+
+
+def render(schema: str, moment: datetime) -> str:
+    """The snapshot name for a run at `moment` (its wall-clock time)."""
+    return moment.strftime(schema)
+
+
+def matches(schema: str, name: str) -> bool:
+    """True when `name` is one this schema makes (a user's own names never are)."""
+    try:
+        datetime.strptime(name, schema)
+    except ValueError:
+        return False
+    return True

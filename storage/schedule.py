@@ -1,0 +1,174 @@
+"""When periodic tasks run: cron-like fields, a daily time window, and how long results live.
+
+Plain Python (no Django): the snapshot tasks and the scrub schedules both use it, and the
+arithmetic (missed runs, retention) is unit-tested on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+DAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # Python's weekday() order
+# Presets a home user picks from; the cron-like fields behind each (minutes, hours, days).
+PRESETS = {
+    "hourly": ("0", "*", "*"),
+    "daily": ("0", "0", "*"),
+    "weekly": ("0", "0", "sun"),
+}
+LIFETIME_UNITS = {
+    "hour": timedelta(hours=1),
+    "day": timedelta(days=1),
+    "week": timedelta(weeks=1),
+    "month": timedelta(days=30),
+    "year": timedelta(days=365),
+}
+# A schedule that matches nothing would scan this far back before saying so.
+_LOOKBACK = timedelta(days=8)
+_STEP = re.compile(r"\*/(\d+)")
+_RANGE = re.compile(r"(\w+)-(\w+)")
+
+
+class ScheduleError(ValueError):
+    """A schedule field is wrong; `field` names it for the form and the API."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+def parse_field(
+    field: str, text: str, low: int, high: int, names: tuple[str, ...] = ()
+) -> frozenset[int]:
+    """'*', '*/15', '0,30', '9-17', 'mon-fri' -> the values in low..high it allows."""
+    values: set[int] = set()
+    for part in text.replace(" ", "").lower().split(","):
+        values |= _parse_part(field, part, low, high, names)
+    if not values:
+        raise ScheduleError(field, f"Give at least one value from {low} to {high}.")
+    return frozenset(values)
+
+
+def _parse_part(field: str, part: str, low: int, high: int, names: tuple[str, ...]) -> set[int]:
+    """One comma-separated part of a field."""
+    if part == "*":
+        return set(range(low, high + 1))
+    step = _STEP.fullmatch(part)
+    if step:
+        every = int(step.group(1))
+        if not 1 <= every <= high - low + 1:
+            raise ScheduleError(field, f"“{part}”: the step must be 1 to {high - low + 1}.")
+        return set(range(low, high + 1, every))
+    span = _RANGE.fullmatch(part)
+    if span:
+        first, last = (_value(field, v, low, high, names) for v in span.groups())
+        if first > last:
+            raise ScheduleError(field, f"“{part}”: a range goes from low to high.")
+        return set(range(first, last + 1))
+    return {_value(field, part, low, high, names)}
+
+
+def _value(field: str, text: str, low: int, high: int, names: tuple[str, ...]) -> int:
+    """A number, or a day name, within low..high."""
+    if text in names:
+        return names.index(text) + low
+    if not text.isdigit() or not low <= int(text) <= high:
+        allowed = f"{low} to {high}" + (f" or {', '.join(names)}" if names else "")
+        raise ScheduleError(field, f"“{text}” is not allowed here: use {allowed}, '*' or '*/N'.")
+    return int(text)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Minutes, hours and days of the week on which a task runs, within a daily window."""
+
+    minutes: frozenset[int]
+    hours: frozenset[int]
+    days: frozenset[int]  # 0 = Monday
+    begin: time = time(0, 0)
+    end: time = time(23, 59)
+
+    @classmethod
+    def from_fields(
+        cls, minutes: str, hours: str, days: str, begin: time = time(0, 0), end: time = time(23, 59)
+    ) -> Schedule:
+        """Build from the text fields of a form or the API; ScheduleError names the field."""
+        if begin > end:
+            raise ScheduleError("end", "The window must end after it begins (same day).")
+        return cls(
+            minutes=parse_field("minutes", minutes, 0, 59),
+            hours=parse_field("hours", hours, 0, 23),
+            days=parse_field("days_of_week", days, 0, 6, DAY_NAMES),
+            begin=begin,
+            end=end,
+        )
+
+    def matches(self, moment: datetime) -> bool:
+        """True when the task runs at this minute (wall-clock time of `moment`)."""
+        clock = moment.time().replace(second=0, microsecond=0)
+        return (
+            moment.minute in self.minutes
+            and moment.hour in self.hours
+            and moment.weekday() in self.days
+            and self.begin <= clock <= self.end
+        )
+
+    def latest(self, now: datetime, tz: ZoneInfo) -> datetime | None:
+        """The last scheduled minute at or before `now` (within 8 days), in UTC-aware form."""
+        local = now.astimezone(tz).replace(second=0, microsecond=0)
+        floor = local - _LOOKBACK
+        while local > floor:
+            if local.weekday() not in self.days or local.hour not in self.hours:
+                # Skip to the last minute of the previous hour: nothing in this one matches.
+                local = local.replace(minute=0) - timedelta(minutes=1)
+                continue
+            if self.matches(local):
+                return local
+            local -= timedelta(minutes=1)
+        return None
+
+    def upcoming(self, after: datetime, tz: ZoneInfo, count: int = 1) -> list[datetime]:
+        """The next `count` scheduled minutes after `after` (within 8 days), for display."""
+        local = after.astimezone(tz).replace(second=0, microsecond=0) + timedelta(minutes=1)
+        found: list[datetime] = []
+        ceiling = local + _LOOKBACK
+        while local < ceiling and len(found) < count:
+            if self.matches(local):
+                found.append(local)
+            local += timedelta(minutes=1)
+        return found
+
+
+def due(
+    schedule: Schedule, *, last_run: datetime | None, since: datetime, now: datetime, tz: ZoneInfo
+) -> datetime | None:
+    """The scheduled time to run now, or None.
+
+    One run covers every slot missed since the last one (after a power-off the task runs
+    once at the next start, not once per missed slot); a task never runs for a slot from
+    before it existed.
+    """
+    slot = schedule.latest(now, tz)
+    if slot is None or slot < since.replace(second=0, microsecond=0):
+        return None
+    if last_run is not None and slot <= last_run:
+        return None
+    return slot
+
+
+def lifetime(value: int, unit: str) -> timedelta:
+    """How long a task's results are kept."""
+    if unit not in LIFETIME_UNITS:
+        raise ScheduleError("lifetime_unit", f"Use one of {', '.join(LIFETIME_UNITS)}.")
+    if value < 1:
+        raise ScheduleError("lifetime_value", "Keep snapshots for at least 1 unit.")
+    return value * LIFETIME_UNITS[unit]
+
+
+def expired(created: Iterable[tuple[str, datetime]], keep: timedelta, now: datetime) -> list[str]:
+    """Names of the (name, created) pairs older than `keep` at `now`."""
+    return [name for name, when in created if when + keep <= now]

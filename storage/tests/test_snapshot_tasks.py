@@ -1,0 +1,163 @@
+"""Periodic snapshot tasks on the sandbox engine: validation, runs, missed runs, pruning."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from nasui.celery import build_beat_schedule
+from storage import services, snapshot_selectors, snapshot_services
+from storage import snapshot_task_services as tasks
+from storage.engine import get_engine
+from storage.models import SnapshotTask
+
+pytestmark = pytest.mark.django_db
+EVERY_MINUTE = {"minutes": "*", "hours": "*", "days_of_week": "*"}
+
+
+@pytest.fixture
+def home(tank) -> str:
+    services.dataset_create(parent="tank", name="home")
+    services.dataset_create(parent="tank/home", name="kid")
+    return "tank/home"
+
+
+def task_for(dataset: str = "tank/home", **values) -> SnapshotTask:
+    given = {"lifetime_value": 1, "lifetime_unit": "day", **EVERY_MINUTE, **values}
+    return tasks.snapshot_task_create(dataset=dataset, **given)
+
+
+def this_minute() -> datetime:
+    """The start of the current minute: a check 20 s later stays in the same slot."""
+    return timezone.now().replace(second=0, microsecond=0)
+
+
+def run_at(now: datetime) -> list[str]:
+    """A beat check at `now`, with the engine's clock (snapshots' creation) set to it too."""
+    get_engine()._clock = now.timestamp  # type: ignore[attr-defined]
+    return tasks.run_due_tasks(now)
+
+
+def snaps(dataset: str = "tank/home", recursive: bool = False) -> list[str]:
+    return [s.name for s in snapshot_selectors.snapshot_list(dataset, recursive=recursive)]
+
+
+@pytest.mark.parametrize(
+    ("values", "field"),
+    [
+        ({"dataset": "tank/nope"}, "dataset"),
+        ({"naming_schema": "auto-%Y-%m-%d"}, "naming_schema"),
+        ({"minutes": "61"}, "minutes"),
+        ({"hours": "9-3"}, "hours"),
+        ({"days_of_week": "funday"}, "days_of_week"),
+        ({"lifetime_value": 0}, "lifetime_value"),
+        ({"lifetime_unit": "fortnight"}, "lifetime_unit"),
+    ],
+)
+def test_a_bad_field_is_named_and_nothing_is_saved(home: str, values, field: str) -> None:
+    with pytest.raises(ValidationError) as caught:
+        task_for(**values)
+    assert field in caught.value.message_dict
+    assert SnapshotTask.objects.count() == 0
+
+
+def test_two_tasks_of_a_dataset_need_different_schemas(home: str) -> None:
+    task_for()
+    with pytest.raises(ValidationError) as caught:
+        task_for()
+    assert "naming_schema" in caught.value.message_dict
+
+
+def test_a_run_stamps_its_snapshots_and_takes_each_slot_once(home: str) -> None:
+    task = task_for(recursive=True)
+    now = this_minute()
+    made = run_at(now)
+    slot = timezone.localtime(now).replace(second=0, microsecond=0)
+    expected = f"tank/home@auto-{slot:%Y-%m-%d_%H-%M}"
+    assert made == [expected]
+    found = snapshot_selectors.snapshot_list("tank/home")
+    assert [(s.name, s.task) for s in found] == [(expected, str(task.pk))]
+    assert len(snaps(recursive=True)) == 2  # the child too, in the same instant
+    assert run_at(now + timedelta(seconds=20)) == []
+    task.refresh_from_db()
+    assert (task.last_snapshot, task.last_error) == (expected, "")
+
+
+def test_a_missed_slot_is_run_once_at_the_next_check(home: str) -> None:
+    task = task_for(minutes="0", hours="*")
+    task.created_at = timezone.now() - timedelta(days=1)
+    task.save()
+    later = this_minute().replace(minute=20) + timedelta(hours=5)  # off for hours
+    assert len(run_at(later)) == 1
+    assert run_at(later + timedelta(minutes=1)) == []
+
+
+def test_pruning_takes_only_this_tasks_expired_unheld_uncloned_snapshots(home: str) -> None:
+    task = task_for()
+    other = task_for(naming_schema="other-%Y%m%d%H%M")
+    now = this_minute()
+    first = run_at(now)  # one snapshot by each task
+    snapshot_services.snapshot_create(dataset="tank/home", name="mine")
+    held = first[0]
+    assert held.split("@")[1].startswith("auto-")
+    run_at(now + timedelta(minutes=1))
+    get_engine().hold(held, "keep")
+    later = now + timedelta(days=2)
+    run_at(later)
+    remaining = snaps()
+    assert held in remaining  # expired, but held
+    assert "tank/home@mine" in remaining  # a user's own
+    task.refresh_from_db()
+    other.refresh_from_db()
+    assert task.last_pruned == 1  # its second snapshot (held: kept)
+    assert other.last_pruned == 2
+    assert [n for n in remaining if "other-" in n] == [other.last_snapshot]
+
+
+def test_a_cloned_snapshot_is_never_pruned(home: str) -> None:
+    task = task_for()
+    now = this_minute()
+    (made,) = run_at(now)
+    snapshot_services.snapshot_clone(snapshot=made, target="tank/restore")
+    run_at(now + timedelta(days=2))
+    assert made in snaps()
+    task.refresh_from_db()
+    assert task.last_pruned == 0
+
+
+def test_a_snapshot_stamped_by_the_task_but_named_by_hand_is_kept(home: str) -> None:
+    task = task_for()
+    get_engine().create_snapshot("tank/home@by-hand", properties={"nasui:task": str(task.pk)})
+    run_at(timezone.now() + timedelta(days=2))
+    assert "tank/home@by-hand" in snaps()
+
+
+def test_edits_and_disabling_take_effect_at_the_next_check(home: str) -> None:
+    task = task_for(minutes="0", hours="0", days_of_week="*")
+    now = this_minute()
+    tasks.snapshot_task_update(task=task, **EVERY_MINUTE)
+    assert len(run_at(now)) == 1
+    tasks.snapshot_task_update(task=task, enabled=False)
+    assert run_at(now + timedelta(minutes=5)) == []
+
+
+def test_a_failed_run_is_recorded_and_deleting_the_task_keeps_its_snapshots(home: str) -> None:
+    task = task_for()
+    now = this_minute()
+    assert len(run_at(now)) == 1
+    get_engine().destroy_dataset("tank/home", recursive=True)
+    assert run_at(now + timedelta(minutes=1)) == []
+    task.refresh_from_db()
+    assert "does not exist" in task.last_error
+    tasks.snapshot_task_delete(task=task)
+    assert SnapshotTask.objects.count() == 0
+
+
+def test_beat_checks_the_tasks_twice_a_minute() -> None:
+    entry = build_beat_schedule(heartbeat_seconds=10, sandbox_rescan_seconds=None)[
+        "periodic-snapshots"
+    ]
+    assert (entry["task"], entry["schedule"]) == ("storage.periodic_snapshots", 30.0)
