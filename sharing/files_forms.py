@@ -1,4 +1,4 @@
-"""Forms of the file-sharing pages: local users and groups, SMB shares and settings."""
+"""Forms of the file-sharing pages: users and groups, SMB and NFS shares, the share wizard."""
 
 from __future__ import annotations
 
@@ -145,8 +145,18 @@ class SmbSettingsForm(StyledForm):
     )
 
 
+def _lines(label: str, help_text: str) -> forms.CharField:
+    """A box of one entry a line (networks, hosts)."""
+    return forms.CharField(
+        required=False,
+        label=label,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=help_text,
+    )
+
+
 class ShareWizardForm(StyledForm):
-    """A home user's one form: which dataset, who may use it, and a share name."""
+    """A home user's one form: which dataset, over SMB, NFS or both, and who may use it."""
 
     existing = forms.ChoiceField(
         required=False, label="Dataset", help_text="Make a new dataset, or share one you have."
@@ -154,20 +164,59 @@ class ShareWizardForm(StyledForm):
     parent = forms.ChoiceField(required=False, label="In pool or dataset")
     name = forms.CharField(required=False, max_length=60, help_text="e.g. family")
     compression = forms.ChoiceField(initial="inherit")
+    smb = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="SMB",
+        help_text="Windows, macOS and Linux PCs open it with a user name and password.",
+    )
+    nfs = forms.BooleanField(
+        required=False,
+        label="NFS",
+        help_text="Linux PCs and ESXi mount it; the machines are named by network or address.",
+    )
     share_name = forms.CharField(
         required=False, max_length=80, label="Share name", help_text="Empty: the dataset's name."
     )
     users = forms.MultipleChoiceField(
         required=False, widget=forms.CheckboxSelectMultiple, label="Users who may use it"
     )
+    guest_ok = forms.BooleanField(
+        required=False, label="Guests too: anyone on the network, without a password"
+    )
     new_username = forms.CharField(
         required=False, max_length=32, label="Or a new user", help_text=f"{NAME_RULE}."
     )
     new_password = _password("New user's password", False)
-    guest_ok = forms.BooleanField(
-        required=False, label="Guests too: anyone on the network, without a password"
+    networks = _lines("Networks", "Networks in CIDR form, one per line, e.g. 192.168.1.0/24.")
+    hosts = _lines(
+        "Hosts", "Host names or addresses, one per line. Networks or hosts: one at least."
     )
-    read_only = forms.BooleanField(required=False, label="Read-only")
+    map_mode = forms.ChoiceField(
+        required=False,
+        label="Root and other users",
+        initial=NfsShare.MapMode.NONE,
+        help_text="Everyone becomes one user: the folder is theirs, whatever the PC's user ids.",
+    )
+    map_user = forms.ChoiceField(required=False, label="Map to user")
+    map_group = forms.ChoiceField(
+        required=False, label="Map to group", help_text="Empty: the user's own group."
+    )
+    read_only = forms.BooleanField(required=False, label="Read-only", help_text="Over SMB and NFS.")
+
+    # (legend, the field that shows the section, its fields): the template draws fieldsets.
+    SECTIONS = (
+        ("What to share", "", ("existing", "parent", "name", "compression")),
+        ("Share it over", "", ("smb", "nfs")),
+        ("SMB: who may use it", "smb=on", ("share_name", "users", "guest_ok")),
+        ("A new user (for SMB, or for NFS to map to)", "", ("new_username", "new_password")),
+        (
+            "NFS: which machines may mount it",
+            "nfs=on",
+            ("networks", "hosts", "map_mode", "map_user", "map_group"),
+        ),
+        ("", "", ("read_only",)),
+    )
 
     def __init__(
         self,
@@ -182,9 +231,32 @@ class ShareWizardForm(StyledForm):
         self.fields["existing"].choices = choices  # type: ignore[attr-defined]
         self.fields["parent"].choices = [(p, p) for p in parents]  # type: ignore[attr-defined]
         self.fields["compression"].choices = [(c, c) for c in compressions]  # type: ignore[attr-defined]
-        self.fields["users"].choices = _members(LocalUser.objects.all())  # type: ignore[attr-defined]
+        users = _members(LocalUser.objects.all())
+        self.fields["users"].choices = users  # type: ignore[attr-defined]
+        self.fields["map_mode"].choices = NfsShare.MapMode.choices  # type: ignore[attr-defined]
+        mapped = [("", "The new user above"), *users]
+        self.fields["map_user"].choices = mapped  # type: ignore[attr-defined]
+        groups = [("", "—"), *_members(LocalGroup.objects.all())]
+        self.fields["map_group"].choices = groups  # type: ignore[attr-defined]
         for field in ("parent", "name", "compression"):
             self.fields[field].show_when = "existing="  # type: ignore[attr-defined]
+        for field in ("map_user", "map_group"):
+            self.fields[field].show_when = "map_mode=root,all"  # type: ignore[attr-defined]
+
+    def sections(self) -> list[tuple[str, str, list[forms.BoundField]]]:
+        """The form's fieldsets: legend, the rule that shows it, its bound fields."""
+        return [(legend, rule, [self[n] for n in names]) for legend, rule, names in self.SECTIONS]
+
+    def clean_map_mode(self) -> str:
+        """Root squash unless another mapping is picked (an SMB-only post may leave it out)."""
+        return str(self.cleaned_data.get("map_mode") or NfsShare.MapMode.NONE)
+
+    def clean(self) -> dict[str, Any]:
+        """At least one protocol: a dataset shared over nothing is not shared."""
+        data = super().clean() or {}
+        if not data.get("smb") and not data.get("nfs"):
+            self.add_error("smb", "Pick SMB, NFS or both.")
+        return data
 
 
 class PermissionsForm(StyledForm):

@@ -1,4 +1,4 @@
-"""Serializers of the file-sharing API: local users and groups, SMB settings and shares."""
+"""Serializers of the file-sharing API: users and groups, SMB and NFS shares, the wizard."""
 
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ class SmbShareSerializer(serializers.ModelSerializer[SmbShare]):
 
 
 class ShareWizardSerializer(serializers.Serializer[Any]):
-    """Share a new or existing dataset over SMB with chosen, new or guest users in one call."""
+    """Share a new or existing dataset over SMB, NFS or both, with chosen or new users, at once."""
 
     existing = serializers.CharField(
         required=False, default="", help_text="An existing file system; empty: make one."
@@ -123,16 +123,62 @@ class ShareWizardSerializer(serializers.Serializer[Any]):
     )
     name = serializers.CharField(required=False, default="", help_text="The new dataset's name.")
     compression = serializers.CharField(required=False, default="inherit")
-    share_name = serializers.CharField(required=False, default="", allow_blank=True)
-    users = serializers.PrimaryKeyRelatedField(
-        queryset=LocalUser.objects.all(), many=True, required=False, default=list
+    protocols = serializers.ListField(
+        child=serializers.ChoiceField(choices=["smb", "nfs"]),
+        required=False,
+        default=lambda: ["smb"],
+        allow_empty=False,
+        help_text="smb, nfs or both; left out: smb.",
     )
-    new_username = serializers.CharField(required=False, default="", allow_blank=True)
+    share_name = serializers.CharField(
+        required=False, default="", allow_blank=True, help_text="SMB; empty: the dataset's name."
+    )
+    users = serializers.PrimaryKeyRelatedField(
+        queryset=LocalUser.objects.all(),
+        many=True,
+        required=False,
+        default=list,
+        help_text="Users who may use the SMB share.",
+    )
+    new_username = serializers.CharField(
+        required=False, default="", allow_blank=True, help_text="A user to make (SMB, NFS map)."
+    )
     new_password = serializers.CharField(
         required=False, default="", allow_blank=True, write_only=True, trim_whitespace=False
     )
     guest_ok = serializers.BooleanField(required=False, default=False)
-    read_only = serializers.BooleanField(required=False, default=False)  # type: ignore[assignment]
+    read_only = serializers.BooleanField(  # type: ignore[assignment]
+        required=False, default=False, help_text="Over SMB and NFS."
+    )
+    networks = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        default=list,
+        help_text="NFS: networks that may mount it, in CIDR form, e.g. 192.168.1.0/24.",
+    )
+    hosts = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        default=list,
+        help_text="NFS: host names or addresses that may mount it.",
+    )
+    map_mode = serializers.ChoiceField(
+        choices=NfsShare.MapMode.choices, required=False, default=NfsShare.MapMode.NONE
+    )
+    map_user = serializers.PrimaryKeyRelatedField(
+        queryset=LocalUser.objects.all(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="NFS: the user root (or everyone) becomes; null: the new user.",
+    )
+    map_group = serializers.PrimaryKeyRelatedField(
+        queryset=LocalGroup.objects.all(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="NFS: null: the user's own group.",
+    )
 
 
 class PermissionsSerializer(serializers.Serializer[Any]):
@@ -195,3 +241,14 @@ class NfsSettingsSerializer(serializers.ModelSerializer[NfsSettings]):
         model = NfsSettings
         fields = ["v3"]
         extra_kwargs: dict[str, Any] = {"v3": {"required": True}}
+
+
+class ShareWizardResultSerializer(serializers.Serializer[Any]):
+    """What the wizard made: the dataset, its SMB share and NFS export (null if not asked)."""
+
+    dataset = serializers.CharField()
+    path = serializers.CharField(help_text="The dataset's mountpoint.")
+    smb_share = SmbShareSerializer(allow_null=True)
+    nfs_share = NfsShareSerializer(allow_null=True)
+    new_user = LocalUserSerializer(allow_null=True)
+    summary = serializers.CharField(help_text="What was made, in words.")

@@ -1,4 +1,4 @@
-"""The file-sharing API router (mounted at /api/sharing/): accounts and SMB."""
+"""The file-sharing API router (mounted at /api/sharing/): accounts, SMB, NFS, the wizard."""
 
 from django.urls import path
 from rest_framework.routers import DefaultRouter
@@ -12,7 +12,8 @@ router.register("smb/shares", views.SmbShareViewSet, basename="smb-share")
 router.register("nfs/shares", views.NfsShareViewSet, basename="nfs-share")
 urlpatterns = [
     path("smb/settings/", views.SmbSettingsView.as_view(), name="smb-settings"),
-    path("smb/wizard/", views.ShareWizardView.as_view(), name="smb-wizard"),
+    path("smb/wizard/", views.SmbShareWizardView.as_view(), name="smb-wizard"),
+    path("wizard/", views.ShareWizardView.as_view(), name="share-wizard"),
     path("permissions/", views.PermissionsView.as_view(), name="permissions"),
     path("nfs/settings/", views.NfsSettingsView.as_view(), name="nfs-settings"),
     *router.urls,

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import Model, QuerySet
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -154,11 +154,34 @@ class NfsSettingsView(APIView):
 
 
 class ShareWizardView(APIView):
-    """Share a dataset over SMB in one call: dataset, user and share, or nothing."""
+    """Share a dataset over SMB, NFS or both in one call: dataset, user, shares, or nothing."""
+
+    @extend_schema(request=s.ShareWizardSerializer, responses={201: s.ShareWizardResultSerializer})
+    def post(self, request: Request) -> Response:
+        made = files_wizard.share_dataset(**validated(s.ShareWizardSerializer, request.data))
+        result = {
+            "dataset": made.dataset,
+            "path": made.path,
+            "smb_share": made.share,
+            "nfs_share": made.export,
+            "new_user": made.new_user,
+            "summary": files_wizard.summary(made),
+        }
+        return Response(s.ShareWizardResultSerializer(result).data, status=status.HTTP_201_CREATED)
+
+
+class SmbShareWizardView(APIView):
+    """The SMB-only wizard that scripts already call: it answers with the SMB share, as before."""
 
     @extend_schema(request=s.ShareWizardSerializer, responses={201: s.SmbShareSerializer})
     def post(self, request: Request) -> Response:
-        made = files_wizard.share_dataset(**validated(s.ShareWizardSerializer, request.data))
+        data = validated(s.ShareWizardSerializer, request.data)
+        if data["protocols"] != ["smb"]:
+            # Its answer is the SMB share alone: an export made here would go unreported.
+            raise serializers.ValidationError(
+                {"protocols": ["This address makes SMB shares only: use /api/sharing/wizard/."]}
+            )
+        made = files_wizard.share_dataset(**data)
         return Response(s.SmbShareSerializer(made.share).data, status=status.HTTP_201_CREATED)
 
 

@@ -1,4 +1,4 @@
-"""The "Share a dataset" wizard: dataset, user and share at once, the folder theirs, or nothing."""
+"""The "Share a dataset" wizard over SMB: dataset, user and share at once, or nothing."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ def test_a_new_dataset_and_user_get_a_share_and_the_folder_is_the_users(fake_fil
         parent="tank", name="family", new_username="mum", new_password="mum secret 1"
     )
     assert made.dataset == "tank/family"
+    assert made.share is not None
     assert made.share.name == "family"
     assert [u.username for u in made.share.users.all()] == ["mum"]
     info = os.stat(storage.dataset_get("tank/family").mountpoint or "")
@@ -55,7 +56,7 @@ def test_a_failing_step_undoes_the_dataset_and_the_user(fake_files, tank):
             new_username="kid",
             new_password="kid secret 1",
         )
-    assert "name" in exc.value.message_dict
+    assert "share_name" in exc.value.message_dict
     assert "tank/oops" not in storage.filesystem_names()
     assert not LocalUser.objects.exists()
     assert not LocalGroup.objects.exists()
@@ -67,6 +68,7 @@ def test_an_existing_dataset_is_shared_under_its_name(fake_files, tank):
 
     storage_services.dataset_create(parent="tank", name="photos")
     made = files_wizard.share_dataset(existing="tank/photos", guest_ok=True)
+    assert made.share is not None
     assert (made.share.name, made.share.guest_ok, made.new_user) == ("photos", True, None)
 
 
@@ -76,6 +78,7 @@ def test_the_wizard_page_shares_a_new_dataset(admin_client, fake_files, tank):
         "parent": "tank",
         "name": "media",
         "compression": "lz4",
+        "smb": "on",
         "new_username": "dad",
         "new_password": "dad secret 1",
     }

@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from nasui import pages
 from sharing import files_forms as f
 from sharing import files_runtime, files_wizard, selectors
 from sharing.models import LocalGroup, LocalUser, NfsSettings, NfsShare, SmbSettings, SmbShare
@@ -149,8 +150,19 @@ def share_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
     return form_page(request, form, save=save, title=title, done="SMB share saved.", back=BACK)
 
 
+def _wizard_arguments(data: dict[str, Any]) -> dict[str, Any]:
+    """The wizard form's data as the wizard service takes it."""
+    data["protocols"] = [name for name in files_wizard.PROTOCOLS if data.pop(name)]
+    data["users"] = list(LocalUser.objects.filter(pk__in=[int(pk) for pk in data["users"]]))
+    data["networks"] = data["networks"].splitlines()
+    data["hosts"] = data["hosts"].splitlines()
+    data["map_user"] = LocalUser.objects.filter(pk=int(data["map_user"] or 0)).first()
+    data["map_group"] = LocalGroup.objects.filter(pk=int(data["map_group"] or 0)).first()
+    return data
+
+
 def share_wizard(request: HttpRequest) -> HttpResponse:
-    """Share a dataset over SMB in one step: the dataset, who may use it, the share."""
+    """Share a dataset over SMB, NFS or both in one step: dataset, who may use it, shares."""
     filesystems = storage.filesystem_names()
     form = f.ShareWizardForm(
         request.POST or None,
@@ -158,23 +170,18 @@ def share_wizard(request: HttpRequest) -> HttpResponse:
         filesystems=filesystems,
         compressions=COMPRESSION_FORM_CHOICES,
     )
-
-    def save(data: dict[str, Any]) -> object:
-        users = list(LocalUser.objects.filter(pk__in=[int(pk) for pk in data.pop("users")]))
-        return files_wizard.share_dataset(users=users, **data)
-
-    return form_page(
+    intro = (
+        "Makes a dataset (or takes one you have), a user if you need one, and an SMB share or "
+        "NFS export of it (or both), at once. The dataset's folder is given to the users you pick."
+    )
+    return pages.form_page(
         request,
         form,
-        save=save,
-        title="Share a dataset",
-        done=lambda made: (
-            f"{made.dataset} is shared as “{made.share.name}”: open it from "
-            "a Windows, macOS or Linux PC as that user."
-        ),
-        intro="Makes a dataset (or takes one you have), a user if you need one, and an SMB "
-        "share of it, at once. The dataset's folder is given to the users you pick.",
-        back=BACK,
+        save=lambda data: files_wizard.share_dataset(**_wizard_arguments(data)),
+        template="sharing/share_wizard.html",
+        context={"title": "Share a dataset", "intro": intro, "back": BACK},
+        done=files_wizard.summary,
+        then=BACK,
     )
 
 

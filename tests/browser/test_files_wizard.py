@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
+from sharing.models import LocalUser
 from storage import selectors as storage
 from tests.smb.live_tools import require_live
 from tests.smb.smb_clients import SmbClient
@@ -40,3 +42,47 @@ def test_the_wizard_shares_a_new_dataset_a_new_user_then_writes_to(
     assert (folder / "letter.txt").read_text() == "dear all"
     stranger = client.run("family", "ls", user="mum", password="not the pass 1")
     assert not stranger.ok
+
+
+def test_the_wizard_shares_over_smb_and_nfs_with_everyone_as_the_new_user(
+    logged_in, tank, smb_service, tmp_path: Path
+):
+    require_live()
+    page = logged_in
+    page.goto(page.base + "/sharing/files/")
+    page.get_by_role("link", name="Share a dataset").first.click()
+    networks = page.get_by_label("Networks")
+    assert networks.is_hidden()  # NFS's part shows only once NFS is ticked
+    page.get_by_label("NFS", exact=True).focus()
+    page.keyboard.press("Space")
+    networks.wait_for()
+    page.get_by_label("In pool or dataset").select_option("tank")
+    page.get_by_label("Name", exact=True).fill("home")
+    page.get_by_label("Or a new user").fill("mum")
+    page.get_by_label("New user's password").fill(PASSWORD)
+    networks.fill("192.168.1.0/24")
+    page.get_by_label("Map to user").wait_for(state="hidden")
+    page.get_by_label("Root and other users").select_option("all")
+    assert page.get_by_label("Map to user").input_value() == ""  # the new user above
+    page.get_by_role("button", name="Save").click()
+
+    page.get_by_text("tank/home is shared as “home” over SMB for mum and over NFS at").wait_for()
+    folder = storage.dataset_get("tank/home").mountpoint or ""
+    said = f"over NFS at {folder} to 192.168.1.0/24 (everyone as mum)."
+    assert said in page.locator("#messages").inner_text()
+    export = page.locator('tr[data-export="tank/home"]')
+    assert export.is_visible()
+    assert "192.168.1.0/24" in export.inner_text()
+    assert "all → mum" in export.inner_text()
+    assert page.locator('tr[data-share="home"]').is_visible()
+    assert PASSWORD not in page.content()
+
+    # Everyone over NFS is mum, so the folder is hers: she writes to it over SMB too.
+    (tmp_path / "note.txt").write_text("milk")
+    wrote = SmbClient(smb_service, tmp_path).run(
+        "home", "put note.txt", user="mum", password=PASSWORD
+    )
+    assert wrote.ok, wrote.output
+    assert (Path(folder) / "note.txt").read_text() == "milk"
+    mum = LocalUser.objects.get(username="mum")
+    assert (os.stat(folder).st_uid, os.stat(folder).st_mode & 0o777) == (mum.uid, 0o770)
