@@ -9,6 +9,7 @@ NAV = [
     ("dashboard", "Dashboard"),
     ("storage:index", "Storage"),
     ("sharing:index", "Sharing"),
+    ("services:index", "Services"),
     ("monitoring:index", "Monitoring"),
     ("jobs", "Jobs"),
     ("settings", "Settings"),

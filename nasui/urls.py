@@ -11,6 +11,7 @@ from monitoring.api.urls import urlpatterns as monitoring_api_urls
 from nasui import views
 from nasui.api import urls as api_urls
 from sharing.api.files_urls import urlpatterns as files_api_urls
+from sharing.api.services_urls import urlpatterns as services_api_urls
 from sharing.api.urls import urlpatterns as sharing_api_urls
 from storage.api.urls import urlpatterns as storage_api_urls
 
@@ -21,6 +22,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("monitoring/", include((monitoring_api_urls, "monitoring-api"))),
     path("sharing/iscsi/", include((sharing_api_urls, "sharing-api"))),
     path("sharing/", include((files_api_urls, "files-api"))),
+    path("services/", include((services_api_urls, "services-api"))),
     path("", include(api_urls.urlpatterns)),
 ]
 
@@ -47,6 +49,7 @@ urlpatterns = [
     ),
     path("storage/", include("storage.urls")),
     path("sharing/", include("sharing.urls")),
+    path("services/", include("sharing.services_urls")),
     path("monitoring/", include("monitoring.urls")),
     # The docs page is HTML: an anonymous visitor is sent to the login page like any other page.
     path(

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 
+from nasui.lib.switch import ServiceSwitch, UnknownAction, check_action
 from sharing.files_state import build_accounts, build_nfs_state, build_smb_state
+from sharing.models import NfsSettings, SmbSettings
 from sharing.nfs.errors import NfsEngineError
 from sharing.smb.errors import SmbEngineError
 
@@ -22,7 +24,10 @@ if TYPE_CHECKING:
     from sharing.smb.engine import SmbEngine
 
 log = logging.getLogger(__name__)
-ACTIONS = ("start", "stop", "restart")
+NOT_SERVED = (
+    "This machine runs no NFS server for the panel (NASUI_NFS=none): exports are kept, and "
+    "served where the panel drives the kernel NFS server (NASUI_NFS=kernel)."
+)
 
 
 class FilesApplyError(Exception):
@@ -54,9 +59,14 @@ def nt_hash(username: str, password: str) -> str:
         raise FilesApplyError(f"Samba could not take the password: {exc}") from exc
 
 
-def _stopped_flag() -> Path:
-    """Present while a user has stopped the SMB service: the supervisor leaves it stopped."""
-    return Path(settings.DATA_DIR) / "smb" / "stopped-by-user"
+def smb_switch() -> ServiceSwitch:
+    """The user's Start or Stop of the SMB service, kept next to smbd's files."""
+    return ServiceSwitch(Path(settings.DATA_DIR) / "smb")
+
+
+def nfs_switch() -> ServiceSwitch:
+    """The user's Start or Stop of the NFS service."""
+    return ServiceSwitch(Path(settings.DATA_DIR) / "nfs")
 
 
 @functools.cache
@@ -83,17 +93,6 @@ def apply_configuration() -> None:
         raise FilesApplyError(f"The NFS server refused the change: {exc}") from exc
 
 
-def nfs_status() -> dict[str, Any]:
-    """Whether exports are served here, and whether the kernel server runs."""
-    if settings.NASUI_NFS != "kernel":
-        return {"served": False, "running": False}
-    try:
-        nfs = nfs_engine()
-        return {"served": True, "running": nfs is not None and nfs.is_running()}
-    except NfsEngineError as exc:
-        return {"served": True, "running": False, "message": str(exc)}
-
-
 def restore_configuration() -> None:
     """After a refused change was rolled back, give the servers the saved state again."""
     try:
@@ -104,38 +103,40 @@ def restore_configuration() -> None:
 
 def control(action: str) -> None:
     """Start, stop or restart the SMB service; start applies the configuration first."""
-    if action not in ACTIONS:
-        raise FilesApplyError(f"unknown action {action!r}; use start, stop or restart")
-    engine = smb_engine()
-    flag = _stopped_flag()
     try:
-        if action in ("stop", "restart"):
-            flag.parent.mkdir(parents=True, exist_ok=True)
-            flag.touch()
-            engine.stop()
-        if action in ("start", "restart"):
-            flag.unlink(missing_ok=True)
-            engine.apply(build_smb_state(port=settings.NASUI_SMB_PORT))
-            engine.start()
+        check_action(action)
+        smb_switch().act(action, stop=smb_engine().stop, start=_smb_start)
+    except UnknownAction as exc:
+        raise FilesApplyError(str(exc)) from exc
     except (SmbEngineError, ValueError) as exc:
         raise FilesApplyError(f"The SMB server could not {action}: {exc}") from exc
+
+
+def _smb_start(*, applied: bool = False) -> None:
+    """Give smbd the saved configuration (unless just `applied`) and start it."""
+    if not applied:
+        smb_engine().apply(build_smb_state(port=settings.NASUI_SMB_PORT))
+    smb_engine().start()
 
 
 def supervise_once(*, first: bool = False) -> bool:
     """Start a dead smbd with the saved configuration unless a user stopped it; True if started.
 
     `first` (the service's first check, at boot) applies everything even when SMB is stopped:
-    after an upgrade the accounts and NFS exports must come back whatever smbd's state.
+    after an upgrade the accounts and NFS exports must come back whatever smbd's state. It
+    also starts or leaves stopped SMB and NFS as "start at boot" and this boot's choices say.
     """
     engine = smb_engine()
     if first:
         apply_configuration()
-    if _stopped_flag().exists() or engine.is_running():
+        _nfs_first_check()
+        wanted = smb_switch().first_check(enabled=SmbSettings.load().start_at_boot)
+        if not wanted or engine.is_running():
+            return False
+    elif smb_switch().held_stopped() or engine.is_running():
         return False
     try:
-        if not first:  # the first check has just applied everything
-            engine.apply(build_smb_state(port=settings.NASUI_SMB_PORT))
-        engine.start()
+        _smb_start(applied=first)  # the first check has just applied everything
     except (SmbEngineError, ValueError) as exc:
         raise FilesApplyError(f"The SMB server could not start: {exc}") from exc
     return True
@@ -149,11 +150,66 @@ def service_status() -> dict[str, Any]:
         "running": False,
     }
     try:
-        status["running"] = smb_engine().is_running() and not _stopped_flag().exists()
+        status["running"] = smb_engine().is_running() and not smb_switch().held_stopped()
     except SmbEngineError as exc:
         status["message"] = str(exc)
     status["actions"] = ["restart", "stop"] if status["running"] else ["start"]
     return status
+
+
+# -- NFS: the kernel server, where the panel drives one (NASUI_NFS=kernel) -------------------
+
+
+def nfs_status() -> dict[str, Any]:
+    """Whether exports are served here, whether the kernel server runs, and its controls."""
+    if settings.NASUI_NFS != "kernel":
+        return {"served": False, "running": False, "actions": [], "message": NOT_SERVED}
+    status: dict[str, Any] = {"served": True, "running": False}
+    try:
+        nfs = nfs_engine()
+        status["running"] = nfs is not None and nfs.is_running()
+    except NfsEngineError as exc:
+        status["message"] = str(exc)
+    status["actions"] = ["restart", "stop"] if status["running"] else ["start"]
+    return status
+
+
+def nfs_control(action: str) -> None:
+    """Start (the kernel server, then the exports), stop or restart the NFS service."""
+    nfs = nfs_engine()
+    if nfs is None:
+        raise FilesApplyError(NOT_SERVED)
+    try:
+        check_action(action)
+        nfs_switch().act(action, stop=nfs.stop, start=lambda: _nfs_start(nfs))
+    except UnknownAction as exc:
+        raise FilesApplyError(str(exc)) from exc
+    except (NfsEngineError, ValueError) as exc:
+        raise FilesApplyError(f"The NFS server could not {action}: {exc}") from exc
+
+
+def _nfs_start(nfs: NfsEngine) -> None:
+    """Start the kernel server and make the saved exports live."""
+    nfs.start()
+    nfs.apply(build_nfs_state())
+
+
+def _nfs_first_check() -> None:
+    """At boot: start an enabled NFS server, stop a disabled one (its unit may be enabled).
+
+    A failure is logged, not raised: it must not keep SMB from starting (the Services page
+    shows NFS stopped, and its Start says why).
+    """
+    nfs = nfs_engine()
+    if nfs is None:
+        return
+    try:
+        if nfs_switch().first_check(enabled=NfsSettings.load().start_at_boot):
+            _nfs_start(nfs)
+        elif nfs.is_running():
+            nfs.stop()
+    except (NfsEngineError, ValueError):
+        log.exception("the NFS server's start at boot failed")
 
 
 __all__ = ["FilesApplyError", "apply_configuration", "build_accounts", "control", "nt_hash"]

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 
+from nasui.lib.switch import ServiceSwitch, UnknownAction, check_action
 from sharing.desired_state import build_desired_state
 from sharing.iscsi.base import ChangeReport, IscsiEngine
 from sharing.iscsi.desired import DesiredState
@@ -22,7 +23,6 @@ from storage import paths
 from storage.engine import get_engine
 
 log = logging.getLogger(__name__)
-ACTIONS = ("start", "stop", "restart")
 
 
 class IscsiApplyError(Exception):
@@ -184,46 +184,48 @@ def service_status() -> dict[str, Any]:
 
 def _serving(target: IscsiEngine) -> bool:
     """Up and not stopped by a user (a stopped LIO keeps its modules loaded, empty)."""
-    return target.is_running() and not _stopped_flag().exists()
+    return target.is_running() and not switch().held_stopped()
 
 
-def _stopped_flag() -> Path:
-    """Present while a user has stopped the service: the supervisor leaves it stopped."""
-    return Path(settings.DATA_DIR) / engine_choice() / "stopped-by-user"
+def switch() -> ServiceSwitch:
+    """The user's Start or Stop of the target, kept next to the engine's state."""
+    return ServiceSwitch(Path(settings.DATA_DIR) / engine_choice())
 
 
 def control(action: str) -> None:
     """Start, stop or restart the target service; start re-applies the configuration."""
-    if action not in ACTIONS:
-        raise IscsiApplyError(f"unknown action {action!r}; use start, stop or restart")
-    target = engine()
-    flag = _stopped_flag()
     try:
-        if action in ("stop", "restart"):
-            flag.parent.mkdir(parents=True, exist_ok=True)
-            flag.touch()
-            target.stop()
-        if action in ("start", "restart"):
-            flag.unlink(missing_ok=True)
-            target.start()
-            target.apply(desired_state())
+        check_action(action)
+        target = engine()
+        switch().act(action, stop=target.stop, start=lambda: _start(target))
+    except UnknownAction as exc:
+        raise IscsiApplyError(str(exc)) from exc
     except IscsiError as exc:
         raise IscsiApplyError(f"The {engine_name()} target could not {action}: {exc}") from exc
+
+
+def _start(target: IscsiEngine) -> ChangeReport:
+    """Start the target and give it the saved configuration."""
+    target.start()
+    return target.apply(desired_state())
 
 
 def supervise_once(*, first: bool = False) -> ChangeReport | None:
     """Bring a dead target back with the saved configuration, unless a user stopped it.
 
-    `first` (the service's first check) starts and applies even when the target seems up:
-    LIO's modules are loaded at boot but its configuration is empty until restored.
+    `first` (the service's first check, at boot) starts and applies even when the target seems
+    up (LIO's modules are loaded at boot but its configuration is empty until restored), or
+    leaves it stopped when "start at boot" is off and no Start was made in this boot.
     """
     target = engine()
-    if _stopped_flag().exists() or (target.is_running() and not first):
+    if first:
+        if not switch().first_check(enabled=IscsiSettings.load().start_at_boot):
+            return None
+    elif switch().held_stopped() or target.is_running():
         return None
-    if not first:
+    else:
         log.warning("the %s target is not running: starting it and re-applying", engine_name())
     try:
-        target.start()
-        return target.apply(desired_state())
+        return _start(target)
     except IscsiError as exc:
         raise IscsiApplyError(f"The {engine_name()} target could not start: {exc}") from exc

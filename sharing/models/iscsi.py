@@ -35,6 +35,8 @@ class IscsiSettings(models.Model):
     discovery_auth_group = models.ForeignKey(
         "AuthGroup", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # The supervisor's first check in each boot starts the service only when this is on.
+    start_at_boot = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["id"]

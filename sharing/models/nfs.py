@@ -11,6 +11,8 @@ class NfsSettings(models.Model):
     """Server-wide NFS settings (one row): NFSv4 on port 2049 always, NFSv3 if asked."""
 
     v3 = models.BooleanField(default=False)
+    # The supervisor's first check in each boot starts the service only when this is on.
+    start_at_boot = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["id"]

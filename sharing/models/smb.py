@@ -15,6 +15,8 @@ class SmbSettings(models.Model):
     description = models.CharField(max_length=120, default="nasui")
     # Addresses to listen on; empty: every interface.
     bind = models.JSONField(default=list, blank=True)
+    # The supervisor's first check in each boot starts the service only when this is on.
+    start_at_boot = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["id"]

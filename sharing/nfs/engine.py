@@ -27,6 +27,10 @@ NFS_CONF = Path("/etc/nfs.conf.d/nasui.conf")
 PROC_NFSD = Path("/proc/fs/nfsd")
 # try-restart: a stopped server stays stopped; a running one picks up the new versions.
 RESTART = ("systemctl", "try-restart", "nfs-server.service")
+# The unit exports every exports file before nfsd starts, and unexports all (exportfs -au)
+# after it stops: a stopped server serves nothing and says so in /proc/fs/nfsd/threads.
+START = ("systemctl", "start", "nfs-server.service")
+STOP = ("systemctl", "stop", "nfs-server.service")
 
 
 @dataclass(frozen=True)
@@ -67,12 +71,16 @@ class NfsEngine:
         nfs_conf: Path | str = NFS_CONF,
         restart: Sequence[str] = RESTART,
         proc_nfsd: Path | str = PROC_NFSD,
+        start: Sequence[str] = START,
+        stop: Sequence[str] = STOP,
     ) -> None:
         self.exports_file = Path(exports_file)
         self.exportfs = find_binary(exportfs)
         self.nfs_conf = Path(nfs_conf)
         self.restart = tuple(restart)
         self.proc_nfsd = Path(proc_nfsd)
+        self.start_command = tuple(start)
+        self.stop_command = tuple(stop)
 
     def render(self, state: NfsState) -> str:
         """The exports file `apply` would write for `state`."""
@@ -152,6 +160,27 @@ class NfsEngine:
                     stderr=(proc.stderr or proc.stdout).strip(),
                 )
         return True
+
+    # -- start and stop --------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the kernel server; `apply` afterwards makes the panel's exports live."""
+        self._run_unit(self.start_command, "starting")
+
+    def stop(self) -> None:
+        """Stop the kernel server: nfsd's threads end and every export is withdrawn."""
+        self._run_unit(self.stop_command, "stopping")
+
+    def _run_unit(self, argv: Sequence[str], doing: str) -> None:
+        """Run a start or stop command; NfsCommandFailed with what it said if it fails."""
+        proc = run(argv)
+        if proc.returncode != 0:
+            raise NfsCommandFailed(
+                f"{ENGINE}: {doing} the NFS server failed",
+                argv=argv,
+                returncode=proc.returncode,
+                stderr=(proc.stderr or proc.stdout).strip(),
+            )
 
     # -- status ----------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from nasui.lib.switch import LEFT_STOPPED
 from sharing import runtime
 
 
@@ -69,4 +70,6 @@ class Command(BaseCommand):
         if report is not None:
             changes = "; ".join(report.lines()) or "nothing to configure"
             self.stdout.write(f"iSCSI service: target started, {changes}")
+        elif first and runtime.switch().held_stopped():
+            self.stdout.write(f"iSCSI service: left stopped ({LEFT_STOPPED})")
         return True

@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from nasui.lib.switch import LEFT_STOPPED
 from sharing import files_runtime
 
 
@@ -41,6 +42,8 @@ class Command(BaseCommand):
         try:
             if files_runtime.supervise_once(first=first):
                 self.stdout.write("SMB service: smbd started")
+            elif first and files_runtime.smb_switch().held_stopped():
+                self.stdout.write(f"SMB service: smbd left stopped ({LEFT_STOPPED})")
         except files_runtime.FilesApplyError as exc:
             self.stderr.write(str(exc))
             return False
