@@ -39,6 +39,8 @@ def build_beat_schedule(
         "monitoring-maintain": beat_entry("monitoring.maintain", monitoring_maintain_seconds),
         # tasks are read from the database at every check: edits apply without a restart
         "periodic-snapshots": beat_entry("storage.periodic_snapshots", snapshot_check_seconds),
+        # the scrub tasks' slots are minutes too; a check is a few cheap zpool calls
+        "scrub-check": beat_entry("storage.scrub_check", snapshot_check_seconds),
     }
     if sandbox_rescan_seconds:
         schedule["sandbox-rescan"] = beat_entry("storage.sandbox_rescan", sandbox_rescan_seconds)

@@ -52,3 +52,26 @@ class SnapshotTask(models.Model):
         """'2 weeks'."""
         unit = self.get_lifetime_unit_display()
         return f"{self.lifetime_value} {unit[:-1] if self.lifetime_value == 1 else unit}"
+
+
+class ScrubTask(models.Model):
+    """When a pool is checked for a scrub, and how old its last scrub may get (TrueNAS's rule)."""
+
+    pool = models.CharField(max_length=255, unique=True)
+    # A check at each slot starts a scrub only when the last one is older than this.
+    threshold_days = models.PositiveIntegerField(default=35)
+    minutes = models.CharField(max_length=100, default="0")
+    hours = models.CharField(max_length=100, default="0")
+    days_of_week = models.CharField(max_length=100, default="*")
+    enabled = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_slot = models.DateTimeField(null=True, blank=True)
+    last_checked_at = models.DateTimeField(null=True, blank=True)
+    last_outcome = models.CharField(max_length=255, blank=True)
+    last_started_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pool"]
+
+    def __str__(self) -> str:
+        return f"scrub {self.pool} every {self.threshold_days} days"

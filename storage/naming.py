@@ -7,6 +7,7 @@ from datetime import datetime
 
 from storage.zfs.snapshots import snapshot_name_problem
 
+# SMB's "Previous versions" lists the snapshots named this way (sharing/smb/render.py).
 DEFAULT_SCHEMA = "auto-%Y-%m-%d_%H-%M"
 # A scheduled run's name must differ from every other run's: down to the minute.
 REQUIRED = ("%Y", "%m", "%d", "%H", "%M")
@@ -28,7 +29,7 @@ def schema_problem(schema: str) -> str | None:
 
 
 def render(schema: str, moment: datetime) -> str:
-    """The snapshot name for a run at `moment` (its wall-clock time)."""
+    """The snapshot name for a run at `moment` (its wall-clock time: the caller picks UTC)."""
     return moment.strftime(schema)
 
 

@@ -7,11 +7,9 @@ catch-up after a power-off and the next beat) never take the same slot twice.
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
@@ -19,6 +17,7 @@ from storage import naming
 from storage import validation as v
 from storage.engine import get_engine
 from storage.models import SnapshotTask
+from storage.periodic import claim, zone
 from storage.schedule import Schedule, ScheduleError, due, expired, lifetime
 from storage.zfs import errors as zfs
 from storage.zfs.base import Snapshot
@@ -29,10 +28,6 @@ FIELDS = (
     "dataset", "recursive", "naming_schema", "minutes", "hours", "days_of_week", "begin", "end",
     "lifetime_value", "lifetime_unit", "enabled",
 )  # fmt: skip
-
-
-def _zone() -> ZoneInfo:
-    return ZoneInfo(settings.TIME_ZONE)
 
 
 def schedule_of(task: SnapshotTask) -> Schedule:
@@ -89,15 +84,7 @@ def snapshot_task_delete(*, task: SnapshotTask) -> None:
 
 def next_runs(task: SnapshotTask, count: int = 3) -> list[datetime]:
     """The task's next slots, for the page."""
-    return schedule_of(task).upcoming(timezone.now(), _zone(), count)
-
-
-def _claim(task: SnapshotTask, slot: datetime) -> bool:
-    """Mark the slot taken, unless another run did first."""
-    claimed = SnapshotTask.objects.filter(pk=task.pk, last_slot=task.last_slot).update(
-        last_slot=slot
-    )
-    return claimed == 1
+    return schedule_of(task).upcoming(timezone.now(), zone(), count)
 
 
 def run_due_tasks(now: datetime | None = None) -> list[str]:
@@ -106,9 +93,9 @@ def run_due_tasks(now: datetime | None = None) -> list[str]:
     made = []
     for task in SnapshotTask.objects.filter(enabled=True):
         slot = due(
-            schedule_of(task), last_run=task.last_slot, since=task.created_at, now=now, tz=_zone()
+            schedule_of(task), last_run=task.last_slot, since=task.created_at, now=now, tz=zone()
         )
-        if slot is None or not _claim(task, slot):
+        if slot is None or not claim(SnapshotTask, task, slot):
             continue
         name = snapshot_task_run(task=task, slot=slot, now=now)
         if name:
@@ -118,7 +105,8 @@ def run_due_tasks(now: datetime | None = None) -> list[str]:
 
 def snapshot_task_run(*, task: SnapshotTask, slot: datetime, now: datetime) -> str:
     """Take the slot's snapshot, then prune this task's expired ones; "" when it failed."""
-    name = f"{task.dataset}@{naming.render(task.naming_schema, slot)}"
+    # Names carry UTC time, the time SMB's "Previous versions" reads them in (shadow:localtime).
+    name = f"{task.dataset}@{naming.render(task.naming_schema, slot.astimezone(UTC))}"
     task.last_run_at, task.last_error, task.last_snapshot = now, "", ""
     try:
         get_engine().create_snapshot(

@@ -83,6 +83,14 @@ def periodic_snapshots() -> list[str]:
     return run_due_tasks()
 
 
+@shared_task(name="storage.scrub_check", ignore_result=True)
+def scrub_check() -> list[str]:
+    """Check the pools whose scrub slot has come; scrub those whose last scrub is too old."""
+    from storage.scrub_services import run_due_scrubs
+
+    return run_due_scrubs()
+
+
 @job_task("storage.dataset_permissions")
 def dataset_permissions(
     reporter: JobReporter, *, name: str, uid: int, gid: int, mode: int

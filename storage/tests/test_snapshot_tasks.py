@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from nasui.celery import build_beat_schedule
-from storage import services, snapshot_selectors, snapshot_services
+from sharing.smb.render import SNAPSHOT_FORMAT
+from storage import naming, services, snapshot_selectors, snapshot_services
 from storage import snapshot_task_services as tasks
 from storage.engine import get_engine
 from storage.models import SnapshotTask
@@ -75,7 +76,7 @@ def test_a_run_stamps_its_snapshots_and_takes_each_slot_once(home: str) -> None:
     task = task_for(recursive=True)
     now = this_minute()
     made = run_at(now)
-    slot = timezone.localtime(now).replace(second=0, microsecond=0)
+    slot = now.astimezone(UTC)  # names carry UTC time, whatever the panel's time zone
     expected = f"tank/home@auto-{slot:%Y-%m-%d_%H-%M}"
     assert made == [expected]
     found = snapshot_selectors.snapshot_list("tank/home")
@@ -154,6 +155,19 @@ def test_a_failed_run_is_recorded_and_deleting_the_task_keeps_its_snapshots(home
     assert "does not exist" in task.last_error
     tasks.snapshot_task_delete(task=task)
     assert SnapshotTask.objects.count() == 0
+
+
+def test_task_names_are_the_ones_smb_shows_as_previous_versions() -> None:
+    assert naming.DEFAULT_SCHEMA == SNAPSHOT_FORMAT
+
+
+@pytest.mark.parametrize("zone", ["Europe/Paris", "America/New_York"])
+def test_names_are_in_utc_whatever_the_time_zone(home: str, settings, zone: str) -> None:
+    settings.TIME_ZONE = zone
+    task_for()
+    now = this_minute()
+    (made,) = run_at(now)
+    assert made == f"tank/home@auto-{now.astimezone(UTC):%Y-%m-%d_%H-%M}"
 
 
 def test_beat_checks_the_tasks_twice_a_minute() -> None:

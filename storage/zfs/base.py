@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -44,6 +45,7 @@ __all__ = [
 
 # "... with 0 errors on Sun Nov 22 07:41:52 2026", "in progress since Sun Nov 22 07:41:52 2026"
 _SCAN_DATE = re.compile(r"\b(?:on|since) (\w{3} \w{3} +\d{1,2} \d{2}:\d{2}:\d{2} \d{4})")
+_SCAN_DURATION = re.compile(r"\bin (?:(\d+) days? )?(\d+):(\d{2}):(\d{2})\b")
 COMPRESSION_CHOICES = (
     "off",
     "lz4",
@@ -133,6 +135,22 @@ class ScrubStatus:
         """When the scan ended (or, while scanning, began), as zpool status prints it."""
         found = _SCAN_DATE.search(self.text)
         return found.group(1) if found else ""
+
+    @property
+    def when_local(self) -> datetime | None:
+        """`when` as a naive datetime in the machine's local time (zpool prints local time)."""
+        if not self.when:
+            return None
+        return datetime.strptime(" ".join(self.when.split()), "%a %b %d %H:%M:%S %Y")
+
+    @property
+    def duration(self) -> int | None:
+        """How long a finished scan took, in seconds ("in 1 days 02:03:04")."""
+        found = _SCAN_DURATION.search(self.text)
+        if not found or self.state != "finished":
+            return None
+        days, hours, minutes, seconds = (int(g or 0) for g in found.groups())
+        return ((days * 24 + hours) * 60 + minutes) * 60 + seconds
 
 
 @dataclass(frozen=True)
