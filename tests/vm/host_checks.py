@@ -293,6 +293,8 @@ def smb_check(out: Path, smb: int | None, check: dict[str, Any]) -> dict[str, An
             return smb_put(out, smb, check, work)
         if check["kind"] == "smb_get":
             return smb_get(out, smb, check, work)
+        if check["kind"] == "smb_versions":
+            return smb_versions(out, smb, check, work)
         if check["kind"] == "smb_refused":
             rc, text = smbclient(out, smb, check, "ls", work, password=check["password"])
             ok = rc != 0 and "NT_STATUS_LOGON_FAILURE" in text
@@ -343,6 +345,16 @@ def smb_get(out: Path, smb: int, check: dict[str, Any], work: Path) -> dict[str,
     digest = hashlib.sha256(data).hexdigest() if local.exists() else None
     detail = f"got {check['name']}: {len(data)} bytes"
     return smb_verdict(rc, text, detail, sha256=digest, size=len(data))
+
+
+def smb_versions(out: Path, smb: int, check: dict[str, Any], work: Path) -> dict[str, Any]:
+    """List check["name"]'s previous versions (allinfo) and get the one at check["token"]."""
+    local = work / "old.bin"
+    commands = f"allinfo {check['name']}; get {check['token']}/{check['name']} {local}"
+    rc, text = smbclient(out, smb, check, commands, work)
+    versions = sorted(set(re.findall(r"@GMT-[0-9.]+-[0-9.]+", text)))
+    old = local.read_text(errors="replace") if local.exists() else None
+    return smb_verdict(rc, text, f"versions {versions}", versions=versions, old=old)
 
 
 def serve(out: Path, port: int, nfs: tuple[int, int] | None = None, smb: int | None = None) -> None:

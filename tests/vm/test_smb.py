@@ -16,6 +16,7 @@ import os
 import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from sharing.accounts.desired import Accounts, GroupSpec, UserSpec
 from sharing.smb import daemon as smb_daemon
 from sharing.smb.desired import SmbGlobals, SmbShareSpec, SmbState
 from sharing.smb.engine import SmbEngine
+from storage import naming
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
 from tests.vm.datakinds import KINDS
@@ -52,7 +54,10 @@ class Lab:
 
 def smb_state(nt_hash: str) -> SmbState:
     """One share per dataset, for one user, on the guest's address and the forwarded port."""
-    shares = tuple(SmbShareSpec(name, f"/{POOL}/{name}", users=(USER,)) for name in COMPRESSION)
+    shares = tuple(
+        SmbShareSpec(name, f"/{POOL}/{name}", users=(USER,), shadow_copy=True)
+        for name in COMPRESSION
+    )
     accounts = Accounts(
         users=(UserSpec(USER, 1001, "users", nt_hash=nt_hash),), groups=(GroupSpec("users", 1000),)
     )
@@ -179,3 +184,18 @@ def test_a_wrong_password_is_refused(lab: Lab) -> None:
     answers = ask_host("smb_refused", [check], "smb_port")
     assert answers["wrong"]["ok"], answers["wrong"]["output"][-1500:]
     assert lab.smb.is_running()
+
+
+def test_previous_versions_are_the_task_named_snapshots(lab: Lab) -> None:
+    """A snapshot named as periodic tasks name them is a Windows "Previous version"."""
+    path = Path(f"/{POOL}/off/versions.txt")
+    path.write_text("first")
+    taken = datetime.now(UTC).replace(second=0, microsecond=0)
+    lab.zfs.create_snapshot(f"{POOL}/off@{naming.render(naming.DEFAULT_SCHEMA, taken)}")
+    path.write_text("second, longer")
+    token = taken.strftime("@GMT-%Y.%m.%d-%H.%M.%S")
+    check = smb_checks("smb_versions", id="v", share="off", name="versions.txt", token=token)
+    answer = ask_host("smb_versions", [check], "smb_port")["v"]
+    assert answer["ok"], answer["output"][-1500:]
+    assert answer["versions"] == [token]
+    assert answer["old"] == "first"
