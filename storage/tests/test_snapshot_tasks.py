@@ -9,8 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from nasui.celery import build_beat_schedule
-from sharing.smb.render import SNAPSHOT_FORMAT
-from storage import naming, services, snapshot_selectors, snapshot_services
+from storage import services, snapshot_selectors, snapshot_services
 from storage import snapshot_task_services as tasks
 from storage.engine import get_engine
 from storage.models import SnapshotTask
@@ -155,10 +154,6 @@ def test_a_failed_run_is_recorded_and_deleting_the_task_keeps_its_snapshots(home
     assert "does not exist" in task.last_error
     tasks.snapshot_task_delete(task=task)
     assert SnapshotTask.objects.count() == 0
-
-
-def test_task_names_are_the_ones_smb_shows_as_previous_versions() -> None:
-    assert naming.DEFAULT_SCHEMA == SNAPSHOT_FORMAT
 
 
 @pytest.mark.parametrize("zone", ["Europe/Paris", "America/New_York"])

@@ -223,3 +223,9 @@ def test_setting_refuses_any_value_that_is_not_one_plain_line(value):
 def test_a_run_directory_with_a_line_break_cannot_reach_smb_conf():
     with pytest.raises(SmbError):
         render(SmbState(), SmbLayout(Path("/srv/x\n[evil]")))
+
+
+def test_previous_versions_match_the_names_periodic_snapshot_tasks_give() -> None:
+    from storage import naming
+
+    assert naming.DEFAULT_SCHEMA == SNAPSHOT_FORMAT
