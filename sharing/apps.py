@@ -10,7 +10,8 @@ class SharingConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Register the shares with storage's usage registry, so it refuses to destroy them."""
-        from sharing import holders
+        """Give storage the shares that hold its objects and the accounts that may own them."""
+        from sharing import holders, owners
 
         holders.register()
+        owners.register()

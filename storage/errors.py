@@ -33,6 +33,7 @@ PROPERTY_FIELDS = (
     "quota",
     "reservation",
     "atime",
+    "acltype",
 )
 
 

@@ -8,7 +8,9 @@ from django import forms
 
 from nasui.forms import StyledForm
 from nasui.lib.units import format_size
+from storage import owners
 from storage import validation as v
+from storage.permissions import Ownership
 
 
 def _size_choices(sizes: list[int], default_label: str) -> list[tuple[str, str]]:
@@ -66,8 +68,22 @@ class ImportForm(StyledForm):
     new_name = forms.CharField(required=False, label="Import under a new name (optional)")
 
 
+ACLTYPE_CHOICES = [("inherit", "inherit"), ("posix", "POSIX"), ("off", "off")]
+
+
+def _account_choices(ids: dict[str, int], current: int | None, kind: str) -> list[tuple[str, str]]:
+    """root and the panel's accounts by name, plus the present id when no account has it."""
+    choices = [(name, name) for name in ids]
+    if current is not None and owners.name_of(ids, current) is None:
+        choices.append((str(current), f"{kind} {current} (no panel account)"))
+    return choices
+
+
 class DatasetPropertiesForm(StyledForm):
-    """Properties a file system can set or inherit."""
+    """Properties a file system can set or inherit, and its folder's owner and mode."""
+
+    # Shown under their own heading: they act on the mountpoint, not on ZFS.
+    permission_names = ("owner", "group", "mode", "permissions_recursive")
 
     compression = forms.ChoiceField(choices=_choices(v.COMPRESSION_FORM_CHOICES), initial="inherit")
     dedup = forms.ChoiceField(
@@ -83,9 +99,45 @@ class DatasetPropertiesForm(StyledForm):
         label="Record size",
     )
     atime = forms.ChoiceField(choices=_choices(["inherit", "on", "off"]), initial="inherit")
+    acltype = forms.ChoiceField(
+        choices=ACLTYPE_CHOICES,
+        initial="inherit",
+        required=False,
+        label="ACL type",
+        help_text="POSIX: access lists (setfacl) beyond owner, group and mode; also sets xattr=sa.",
+    )
     quota = forms.CharField(required=False, help_text="e.g. 500G; empty: none")
     reservation = forms.CharField(required=False, help_text="e.g. 10G; empty: none")
     comment = forms.CharField(required=False, max_length=200)
+    owner = forms.ChoiceField(required=False, label="Owner (user)")
+    group = forms.ChoiceField(required=False, label="Owner group")
+    mode = forms.CharField(
+        required=False,
+        max_length=5,
+        help_text="Octal, e.g. 0770: owner and group may do everything, others nothing.",
+    )
+    permissions_recursive = forms.BooleanField(
+        required=False,
+        label="Apply owner and mode to everything inside (runs as a job)",
+    )
+
+    def __init__(
+        self, *args: Any, ownership: Ownership | None = None, folder: bool = True, **kwargs: Any
+    ) -> None:
+        """Owner and group choices: root, the panel's accounts, and the folder's present ones."""
+        super().__init__(*args, **kwargs)
+        if not folder:
+            # Not mounted: no folder to own, and its properties must stay editable.
+            for name in self.permission_names:
+                del self.fields[name]
+            return
+        known = owners.accounts()
+        self.fields["owner"].choices = _account_choices(  # type: ignore[attr-defined]
+            dict(known.users), ownership.uid if ownership else None, "uid"
+        )
+        self.fields["group"].choices = _account_choices(  # type: ignore[attr-defined]
+            dict(known.groups), ownership.gid if ownership else None, "gid"
+        )
 
 
 class DatasetCreateForm(DatasetPropertiesForm):
@@ -96,12 +148,18 @@ class DatasetCreateForm(DatasetPropertiesForm):
     field_order = ["parent", "name"]
 
     def __init__(self, *args: Any, parents: list[str], **kwargs: Any) -> None:
+        """Parents to pick from; no recursive apply (nothing is inside yet)."""
         super().__init__(*args, **kwargs)
         self.fields["parent"].choices = _choices(parents)  # type: ignore[attr-defined]
+        # A new file system is empty: there is nothing inside to apply owner and mode to.
+        del self.fields["permissions_recursive"]
+        self.fields["mode"].help_text = "Octal, e.g. 0770; empty: 0755 as ZFS makes it."
 
 
 class ZvolPropertiesForm(StyledForm):
     """Properties of a zvol that can change after creation."""
+
+    permission_names: tuple[str, ...] = ()  # a zvol has no folder (the page template asks)
 
     size = forms.CharField(help_text="e.g. 20G (units K, M, G, T); a zvol can only grow.")
     compression = forms.ChoiceField(choices=_choices(v.COMPRESSION_FORM_CHOICES), initial="inherit")

@@ -7,20 +7,69 @@ Links are never followed: a link planted in a shared folder cannot hand out /etc
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
 from nasui.models import Job
 from nasui.services import job_start
-from storage import paths, selectors
+from storage import owners, paths, selectors
+from storage.engine import get_engine
 from storage.validation import fail
 
 MODE_MAX = 0o7777
+_OCTAL = re.compile(r"^0?[0-7]{3,4}$")
 # Files take only the read and write bits: a folder's x means "may enter", a file's "may run",
 # and set-id or sticky bits mean something else again on a file.
 FILE_BITS = 0o666
+
+
+@dataclass(frozen=True)
+class Ownership:
+    """Owner, group and mode of a folder."""
+
+    uid: int
+    gid: int
+    mode: int
+
+    @property
+    def mode_text(self) -> str:
+        """The mode as four octal digits, e.g. 0770."""
+        return f"{self.mode:04o}"
+
+
+# How `zfs create` leaves a new file system's folder.
+ROOT_OWNED = Ownership(0, 0, 0o755)
+
+
+def parse_mode(text: str, field: str = "mode") -> int:
+    """'0770', '770' or '2775' -> the mode; anything else names the field and the rule."""
+    if not _OCTAL.match(str(text).strip()):
+        raise fail(field, "Give the mode as 3 or 4 octal digits, e.g. 0770 or 2775.")
+    return int(str(text).strip(), 8)
+
+
+def _account_id(ids: Mapping[str, int], text: str, current: int, field: str) -> int:
+    """The id of a registered name, or the current id given as a number (left as it is)."""
+    if text in ids:
+        return ids[text]
+    if text.strip() == str(current):
+        return current
+    kind = "users" if field == "owner" else "groups"
+    raise fail(field, f"Choose root or one of the panel's {kind}; “{text}” is not one.")
+
+
+def wanted_ownership(
+    current: Ownership, *, owner: str | None, group: str | None, mode: str | None
+) -> Ownership:
+    """The ownership asked for: names checked against the registry, None keeps a part as is."""
+    known = owners.accounts()
+    uid = current.uid if owner is None else _account_id(known.users, owner, current.uid, "owner")
+    gid = current.gid if group is None else _account_id(known.groups, group, current.gid, "group")
+    return Ownership(uid, gid, current.mode if mode is None else parse_mode(mode))
 
 
 def mountpoint_of(name: str) -> str:
@@ -63,6 +112,32 @@ def apply_tree(
     return done
 
 
+def set_mountpoint(name: str, wanted: Ownership) -> None:
+    """Owner and mode of the mountpoint itself; a failure is a form-level ValidationError."""
+    mountpoint = mountpoint_of(name)
+    try:
+        _set(mountpoint, wanted.uid, wanted.gid, wanted.mode, directory=True)
+    except OSError as exc:
+        message = f"Could not set the owner and mode of {mountpoint}: {exc.strerror}."
+        raise ValidationError({NON_FIELD_ERRORS: [message]}) from exc
+
+
+def start_tree_job(name: str, wanted: Ownership, user: User | AnonymousUser | None = None) -> Job:
+    """The job that gives everything below the mountpoint the same owner and mode."""
+    from storage import tasks
+
+    return job_start(
+        kind="dataset.permissions",
+        title=f"Owner and mode of everything in {name}",
+        task=tasks.dataset_permissions,
+        user=user,
+        name=name,
+        uid=wanted.uid,
+        gid=wanted.gid,
+        mode=wanted.mode,
+    )
+
+
 def dataset_permissions_set(
     *,
     name: str,
@@ -75,33 +150,41 @@ def dataset_permissions_set(
     """Set owner and mode of the mountpoint now; with `recursive`, a job does the rest below."""
     if not 0 <= mode <= MODE_MAX:
         raise fail("mode", "Give a mode from 0000 to 7777 (octal), e.g. 0770.")
-    mountpoint = mountpoint_of(name)
-    try:
-        _set(mountpoint, uid, gid, mode, directory=True)
-    except OSError as exc:
-        message = f"Could not set the owner and mode of {mountpoint}: {exc.strerror}."
-        raise ValidationError({NON_FIELD_ERRORS: [message]}) from exc
-    if not recursive:
-        return None
-    from storage import tasks
-
-    return job_start(
-        kind="dataset.permissions",
-        title=f"Owner and mode of everything in {name}",
-        task=tasks.dataset_permissions,
-        user=user,
-        name=name,
-        uid=uid,
-        gid=gid,
-        mode=mode,
-    )
+    wanted = Ownership(uid, gid, mode)
+    set_mountpoint(name, wanted)
+    return start_tree_job(name, wanted, user) if recursive else None
 
 
 def dataset_permissions(name: str) -> tuple[int, int, int] | None:
     """(uid, gid, mode) of the file system's mountpoint, or None when it is not mounted."""
-    mountpoint = selectors.dataset_get(name).mountpoint or ""
+    found = mountpoint_ownership(selectors.dataset_get(name).mountpoint)
+    return (found.uid, found.gid, found.mode) if found else None
+
+
+def mountpoint_ownership(mountpoint: str | None) -> Ownership | None:
+    """Owner, group and mode read from a mountpoint (stat), None when there is none to read."""
+    if not mountpoint or mountpoint in paths.MOUNTPOINT_NONE:
+        return None
     try:
         info = os.stat(mountpoint, follow_symlinks=False)
     except OSError:
         return None
-    return info.st_uid, info.st_gid, info.st_mode & MODE_MAX
+    return Ownership(info.st_uid, info.st_gid, info.st_mode & MODE_MAX)
+
+
+def acltype_of(name: str) -> str | None:
+    """The file system's acltype as ZFS reports it (posix or off), None for a zvol."""
+    found = get_engine().get_properties(name, ["acltype"]).get("acltype")
+    return found.value if found and found.value != "-" else None
+
+
+def describe(ownership: Ownership) -> dict[str, str | int]:
+    """Names (or the bare numbers when no account has them) and the octal mode, for display."""
+    known = owners.accounts()
+    return {
+        "owner": owners.name_of(known.users, ownership.uid) or str(ownership.uid),
+        "group": owners.name_of(known.groups, ownership.gid) or str(ownership.gid),
+        "uid": ownership.uid,
+        "gid": ownership.gid,
+        "mode": ownership.mode_text,
+    }

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -11,12 +13,13 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from nasui.lib.units import format_bytes
 from nasui.models import Job
 from nasui.services import job_start
-from storage import selectors, tasks, usage
+from storage import owners, permissions, selectors, tasks, usage
 from storage import validation as v
 from storage.changes import apply_all_or_nothing
 from storage.engine import get_engine
 from storage.errors import to_validation_error
 from storage.zfs import errors as zfs
+from storage.zfs.acl import ACLTYPES, acl_properties
 from storage.zfs.base import Dataset, PoolLayout
 
 T = TypeVar("T")
@@ -191,6 +194,45 @@ def _child_name(parent: str, name: str) -> str:
     return full
 
 
+ACLTYPE_CHOICES = ["inherit", *ACLTYPES]
+
+
+def _acl_properties(acltype: str | None) -> dict[str, str]:
+    """acltype as asked ("inherit", posix or off); posix brings xattr=sa along (see zfs.acl)."""
+    if acltype in (None, ""):
+        return {}
+    chosen = v.validate_choice(acltype, ACLTYPE_CHOICES, "acltype")
+    return {"acltype": "inherit"} if chosen == "inherit" else acl_properties(chosen)
+
+
+@dataclass(frozen=True)
+class DatasetSaved:
+    """A changed file system, with the job that goes on below its mountpoint (if asked)."""
+
+    dataset: Dataset
+    job: Job | None = None
+
+    @property
+    def name(self) -> str:
+        """The dataset's full name (what the pages' messages and links use)."""
+        return self.dataset.name
+
+
+def _ownership_change(
+    name: str, *, owner: str | None, group: str | None, mode: str | None
+) -> tuple[permissions.Ownership, permissions.Ownership] | None:
+    """(as it is, as asked) for the mountpoint, None when nothing changes; input checked."""
+    if owner in (None, "") and group in (None, "") and mode in (None, ""):
+        return None
+    before = permissions.mountpoint_ownership(permissions.mountpoint_of(name))
+    if before is None:
+        raise v.fail("mode", f"{name} is not mounted: its folder has no owner to change.")
+    wanted = permissions.wanted_ownership(
+        before, owner=owner or None, group=group or None, mode=mode or None
+    )
+    return None if wanted == before else (before, wanted)
+
+
 def dataset_create(
     *,
     parent: str,
@@ -199,13 +241,22 @@ def dataset_create(
     dedup: str = "inherit",
     recordsize: int | None = None,
     atime: str = "inherit",
+    acltype: str = "inherit",
     quota: str = "",
     reservation: str = "",
     comment: str = "",
+    owner: str | None = None,
+    group: str | None = None,
+    mode: str | None = None,
 ) -> Dataset:
-    """Create a file system under `parent` with the chosen properties."""
+    """Create a file system under `parent` with the chosen properties, then owner and mode."""
     full = _child_name(parent, name)
+    if mode:
+        permissions.parse_mode(mode)  # refused before anything is created
+    if owner or group:
+        permissions.wanted_ownership(permissions.ROOT_OWNED, owner=owner, group=group, mode=None)
     extra: dict[str, Any] = {"atime": v.validate_choice(atime, ["inherit", "on", "off"], "atime")}
+    extra.update(_acl_properties(acltype))
     if recordsize is not None:
         extra["recordsize"] = v.validate_block_size(recordsize, v.RECORDSIZES, "recordsize")
     if quota:
@@ -217,6 +268,17 @@ def dataset_create(
     )
     to_set, _ = _property_changes(props)
     _engine_call(lambda: get_engine().create_dataset(full, properties=to_set))
+    if (owner or owners.ROOT, group or owners.ROOT, mode or "") == (owners.ROOT, owners.ROOT, ""):
+        return _engine_call(lambda: get_engine().get_dataset(full))  # left as ZFS made it
+    try:
+        change = _ownership_change(full, owner=owner, group=group, mode=mode)
+        if change is not None:
+            permissions.set_mountpoint(full, change[1])
+    except ValidationError:
+        # A new, empty file system whose folder could not be given away: not half-made.
+        with contextlib.suppress(zfs.ZfsError):
+            get_engine().destroy_dataset(full)
+        raise
     return _engine_call(lambda: get_engine().get_dataset(full))
 
 
@@ -240,15 +302,26 @@ def dataset_update(
     dedup: str | None = None,
     recordsize: int | None = None,
     atime: str | None = None,
+    acltype: str | None = None,
     quota: str | None = None,
     reservation: str | None = None,
     comment: str | None = None,
-) -> Dataset:
-    """Change a file system's properties; "inherit" drops the local value."""
+    owner: str | None = None,
+    group: str | None = None,
+    mode: str | None = None,
+    permissions_recursive: bool = False,
+    user: User | AnonymousUser | None = None,
+) -> DatasetSaved:
+    """Change a file system's properties ("inherit" drops the local value), owner and mode.
+
+    The folder's owner and mode change first and are put back if ZFS then refuses a
+    property, so either everything asked for is applied or nothing is. With
+    `permissions_recursive`, a job then gives everything inside the same owner and mode.
+    """
     current = _engine_call(lambda: get_engine().get_dataset(name), "name")
     if current.is_volume:
         raise v.fail("name", "This is a zvol; edit it as a zvol.")
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = _acl_properties(acltype)
     if atime is not None:
         extra["atime"] = v.validate_choice(atime, ["inherit", "on", "off"], "atime")
     if recordsize is not None:
@@ -259,7 +332,31 @@ def dataset_update(
     props = _validated_properties(
         compression=compression, dedup=dedup, comment=comment, extra=extra
     )
-    return _apply_changes(name, props)
+    change = _ownership_change(name, owner=owner, group=group, mode=mode)
+    tree = _tree_ownership(name, change) if permissions_recursive else None
+    if change is not None:
+        permissions.set_mountpoint(name, change[1])
+    try:
+        dataset = _apply_changes(name, props)
+    except ValidationError:
+        if change is not None:
+            with contextlib.suppress(ValidationError):
+                permissions.set_mountpoint(name, change[0])
+        raise
+    job = permissions.start_tree_job(name, tree, user) if tree else None
+    return DatasetSaved(dataset, job)
+
+
+def _tree_ownership(
+    name: str, change: tuple[permissions.Ownership, permissions.Ownership] | None
+) -> permissions.Ownership:
+    """What everything inside gets: the folder's new owner and mode, or its present ones."""
+    if change is not None:
+        return change[1]
+    found = permissions.mountpoint_ownership(permissions.mountpoint_of(name))
+    if found is None:
+        raise v.fail("permissions_recursive", f"{name} is not mounted.")
+    return found
 
 
 def dataset_destroy(*, name: str, confirm: str, recursive: bool = False) -> None:

@@ -9,8 +9,10 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from nasui.api.serializers import JobSerializer
+from storage import permissions
 from storage import validation as v
-from storage.zfs.base import Vdev
+from storage.zfs.base import Dataset, Vdev
 
 
 class DiskSerializer(serializers.Serializer[Any]):
@@ -199,6 +201,51 @@ class DatasetSerializer(serializers.Serializer[Any]):
     comment = serializers.CharField()
 
 
+class FolderSerializer(serializers.Serializer[Any]):
+    """Owner, group and mode of a file system's mountpoint, read with stat."""
+
+    owner = serializers.CharField(help_text="User name, or the bare uid when no account has it.")
+    group = serializers.CharField(help_text="Group name, or the bare gid when no account has it.")
+    uid = serializers.IntegerField()
+    gid = serializers.IntegerField()
+    mode = serializers.CharField(help_text="Four octal digits, e.g. 0770.")
+
+
+class DatasetDetailSerializer(DatasetSerializer):
+    """A file system with its ACL type and its folder's owner, group and mode."""
+
+    acltype = serializers.SerializerMethodField(
+        help_text="posix or off, as ZFS reports it (set here or inherited)."
+    )
+    permissions = serializers.SerializerMethodField(
+        help_text="The mountpoint's owner and mode; null when it is not mounted."
+    )
+
+    def get_acltype(self, dataset: Dataset) -> str | None:
+        """acltype, read from ZFS."""
+        return permissions.acltype_of(dataset.name)
+
+    @extend_schema_field(FolderSerializer(allow_null=True))
+    def get_permissions(self, dataset: Dataset) -> dict[str, Any] | None:
+        """Owner, group and mode of the mountpoint."""
+        found = permissions.mountpoint_ownership(dataset.mountpoint)
+        return permissions.describe(found) if found else None
+
+
+class DatasetSavedSerializer(DatasetDetailSerializer):
+    """A changed file system, and the job applying owner and mode inside it (when asked)."""
+
+    job = serializers.SerializerMethodField(
+        help_text="Started by permissions_recursive; null otherwise."
+    )
+
+    @extend_schema_field(JobSerializer(allow_null=True))
+    def get_job(self, dataset: Dataset) -> dict[str, Any] | None:
+        """The job passed in the serializer's context, if any."""
+        job = self.context.get("job")
+        return dict(JobSerializer(job).data) if job else None
+
+
 class FiguresQuerySerializer(serializers.Serializer[Any]):
     """How settled the space figures must be."""
 
@@ -215,21 +262,38 @@ def _choice(values: list[str], **kwargs: Any) -> serializers.ChoiceField:
 
 
 class DatasetWriteSerializer(serializers.Serializer[Any]):
-    """Properties of a file system; "inherit" drops a local value."""
+    """Properties of a file system ("inherit" drops a local value), owner and mode."""
 
     compression = _choice(v.COMPRESSION_FORM_CHOICES, required=False)
     dedup = _choice(v.DEDUP_FORM_CHOICES, required=False)
     recordsize = serializers.IntegerField(required=False, allow_null=True)
     atime = _choice(["inherit", "on", "off"], required=False)
+    acltype = _choice(
+        ["inherit", "posix", "off"],
+        required=False,
+        help_text="posix: POSIX ACLs (setfacl), and xattr=sa with them; off: owner and mode only.",
+    )
     quota = serializers.CharField(required=False, allow_blank=True, help_text="e.g. 500G")
     reservation = serializers.CharField(required=False, allow_blank=True)
     comment = serializers.CharField(required=False, allow_blank=True)
+    owner = serializers.CharField(
+        required=False, help_text="root or a local user's name: owner of the mountpoint."
+    )
+    group = serializers.CharField(required=False, help_text="root or a local group's name.")
+    mode = serializers.CharField(
+        required=False, help_text="Mode of the mountpoint, 3 or 4 octal digits, e.g. 0770."
+    )
+    permissions_recursive = serializers.BooleanField(
+        required=False,
+        help_text="Also give everything inside the mountpoint this owner and mode (a job).",
+    )
 
 
 class DatasetCreateSerializer(DatasetWriteSerializer):
-    """A new file system: its full name (pool/…/name) and properties."""
+    """A new file system: its full name (pool/…/name), properties, owner and mode."""
 
     name = serializers.CharField(help_text="Full name, e.g. tank/media.")
+    permissions_recursive = None  # type: ignore[assignment]  # a new file system is empty
 
 
 class ZvolWriteSerializer(serializers.Serializer[Any]):

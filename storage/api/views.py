@@ -162,12 +162,14 @@ class _DatasetBase(ListViewSet):
     def retrieve(self, request: Request, name: str) -> Response:
         return Response(s.DatasetSerializer(self._get(name, settle=_settle(request))).data)
 
+    detail_serializer: type[Any] = s.DatasetSerializer
+
     def _create(self, request: Request, body: type[Any], service: Callable[..., Any]) -> Response:
         """Create from a body naming the full path: `service(parent=, name=, **the rest)`."""
         data = validated(body, request.data)
         parent, name = _split(data.pop("name"))
         created = service(parent=parent, name=name, **data)
-        return Response(s.DatasetSerializer(created).data, status=status.HTTP_201_CREATED)
+        return Response(self.detail_serializer(created).data, status=status.HTTP_201_CREATED)
 
     def _update(
         self, request: Request, name: str, body: type[Any], service: Callable[..., Any]
@@ -175,21 +177,32 @@ class _DatasetBase(ListViewSet):
         """Change only the properties the body names: `service(name=, **those)`."""
         self._get(name)
         data = validated(body, request.data, partial=True)
-        return Response(s.DatasetSerializer(service(name=name, **data)).data)
+        return Response(self.detail_serializer(service(name=name, **data)).data)
 
 
 class DatasetViewSet(_DatasetBase):
-    """File systems: list, create, change properties, destroy (confirmed by name)."""
+    """File systems: list, create, change properties, owner and mode, destroy (confirmed)."""
 
-    @extend_schema(request=s.DatasetCreateSerializer, responses={201: s.DatasetSerializer})
+    detail_serializer = s.DatasetDetailSerializer
+
+    @extend_schema(parameters=[NAME, s.FiguresQuerySerializer], responses=s.DatasetDetailSerializer)
+    def retrieve(self, request: Request, name: str) -> Response:
+        dataset = self._get(name, settle=_settle(request))
+        return Response(s.DatasetDetailSerializer(dataset).data)
+
+    @extend_schema(request=s.DatasetCreateSerializer, responses={201: s.DatasetDetailSerializer})
     def create(self, request: Request) -> Response:
         return self._create(request, s.DatasetCreateSerializer, services.dataset_create)
 
     @extend_schema(
-        parameters=[NAME], request=s.DatasetWriteSerializer, responses=s.DatasetSerializer
+        parameters=[NAME], request=s.DatasetWriteSerializer, responses=s.DatasetSavedSerializer
     )
     def partial_update(self, request: Request, name: str) -> Response:
-        return self._update(request, name, s.DatasetWriteSerializer, services.dataset_update)
+        self._get(name)
+        data = validated(s.DatasetWriteSerializer, request.data, partial=True)
+        saved = services.dataset_update(name=name, user=request.user, **data)
+        body = s.DatasetSavedSerializer(saved.dataset, context={"job": saved.job}).data
+        return Response(body)
 
     @extend_schema(
         parameters=[

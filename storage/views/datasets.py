@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 
 from nasui.lib.units import format_size
 from nasui.pages import form_page
-from storage import selectors, services
+from storage import permissions, selectors, services
 from storage import validation as v
 from storage.forms import (
     DatasetCreateForm,
@@ -24,7 +24,7 @@ from storage.views.common import confirm_page, dataset_or_404, pool_url
 from storage.zfs.base import Dataset
 
 # The inheritable properties the edit forms show as "inherit" unless set on the dataset itself.
-FILESYSTEM_PROPERTIES = ("compression", "dedup", "recordsize", "atime")
+FILESYSTEM_PROPERTIES = ("compression", "dedup", "recordsize", "atime", "acltype")
 VOLUME_PROPERTIES = ("compression", "dedup")
 
 
@@ -32,21 +32,42 @@ def _dataset_form_page(
     request: HttpRequest,
     form: Any,
     *,
-    save: Callable[[dict[str, Any]], Dataset],
+    save: Callable[[dict[str, Any]], Dataset | services.DatasetSaved],
     done: str,
     title: str,
     kind: str,
     dataset: Dataset | None = None,
 ) -> HttpResponse:
     """The add or edit page of a dataset or zvol; once saved, says `done` and shows its pool."""
+    context: dict[str, Any] = {
+        "title": title,
+        "kind": kind,
+        "dataset": dataset,
+        "read_at": _read_at(dataset),
+    }
+    if dataset is not None and not dataset.is_volume:
+        context["access"] = _access(dataset)
     return form_page(
         request,
         form,
         save=save,
         template="storage/dataset_form.html",
-        context={"title": title, "kind": kind, "dataset": dataset, "read_at": _read_at(dataset)},
-        done=lambda saved: f"{kind.capitalize()} {saved.name} {done}.",
+        context=context,
+        done=lambda saved: f"{kind.capitalize()} {saved.name} {done}{_job_note(saved)}.",
         then=lambda saved: pool_url(saved.name),
+    )
+
+
+def _access(dataset: Dataset) -> dict[str, Any] | None:
+    """The folder's present owner, group and mode (stat of the mountpoint), for the page."""
+    found = permissions.mountpoint_ownership(dataset.mountpoint)
+    return permissions.describe(found) if found else None
+
+
+def _job_note(saved: Any) -> str:
+    """Where to follow the recursive apply, when one started."""
+    return (
+        ": owner and mode inside follow in a job (see Jobs)" if getattr(saved, "job", None) else ""
     )
 
 
@@ -59,7 +80,7 @@ def _create_page(
     request: HttpRequest, form_class: Any, *, kind: str, save: Callable[..., Dataset]
 ) -> HttpResponse:
     """Add a dataset or zvol under the file system named in ?parent= (preselected)."""
-    initial = {"parent": request.GET.get("parent", "")}
+    initial = {"parent": request.GET.get("parent", ""), "owner": "root", "group": "root"}
     form = form_class(request.POST or None, parents=selectors.filesystem_names(), initial=initial)
     return _dataset_form_page(
         request,
@@ -77,14 +98,20 @@ def _edit_page(
     form_class: Any,
     *,
     volume: bool,
-    save: Callable[..., Dataset],
+    save: Callable[..., Any],
 ) -> HttpResponse:
     """Change a dataset's or zvol's local properties; the other kind goes to its own page."""
     dataset = dataset_or_404(name)
     if dataset.is_volume != volume:
         other = "storage:zvol-edit" if dataset.is_volume else "storage:dataset-edit"
         return redirect(other, name=name)
-    form = form_class(request.POST or None, initial=_initial_properties(dataset))
+    initial = _initial_properties(dataset)
+    extra: dict[str, Any] = {}
+    if not volume:
+        ownership = permissions.mountpoint_ownership(dataset.mountpoint)
+        extra.update(ownership=ownership, folder=ownership is not None)
+        initial.update(permissions.describe(ownership) if ownership else {})
+    form = form_class(request.POST or None, initial=initial, **extra)
     return _dataset_form_page(
         request,
         form,
@@ -110,6 +137,7 @@ def _initial_properties(dataset: Dataset) -> dict[str, Any]:
         "dedup": props.get("dedup", "inherit"),
         "recordsize": props.get("recordsize", ""),
         "atime": props.get("atime", "inherit"),
+        "acltype": props.get("acltype", "inherit"),
         "quota": format_size(dataset.quota) if dataset.quota else "",
         "reservation": format_size(dataset.reservation) if dataset.reservation else "",
         "comment": dataset.comment,
@@ -120,7 +148,11 @@ def _initial_properties(dataset: Dataset) -> dict[str, Any]:
 def dataset_edit(request: HttpRequest, name: str) -> HttpResponse:
     """Change a file system's properties."""
     return _edit_page(
-        request, name, DatasetPropertiesForm, volume=False, save=services.dataset_update
+        request,
+        name,
+        DatasetPropertiesForm,
+        volume=False,
+        save=lambda **data: services.dataset_update(user=request.user, **data),
     )
 
 

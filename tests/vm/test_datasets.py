@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import shutil
+import struct
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from vmhelpers import wait_for
 
+from storage.zfs.acl import acl_properties
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
 from storage.zfs.errors import (
@@ -196,3 +201,68 @@ def test_it_reports_a_busy_zvol_and_a_busy_pool(engine: CliZfsEngine, pool: str)
             engine.export_pool(pool)
 
     engine.destroy_dataset(name)
+
+
+# A POSIX ACL as the kernel stores it (linux/posix_acl_xattr.h): version 2, then entries of
+# (tag u16, perm u16, id u32) sorted by tag. setfacl writes exactly this xattr; the guest has
+# no `acl` package, so the test writes it itself (and runs setfacl too where it exists).
+_NO_ID = 0xFFFFFFFF
+_ACL_XATTR = "system.posix_acl_access"
+
+
+def _acl_giving_rw_to(uid: int) -> bytes:
+    entries = [(0x01, 7, _NO_ID), (0x02, 6, uid), (0x04, 5, _NO_ID), (0x10, 7, _NO_ID)]
+    entries.append((0x20, 0, _NO_ID))
+    return struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *e) for e in entries)
+
+
+def test_it_sets_acltype_posix_with_xattr_sa_as_the_panel_asks(
+    engine: CliZfsEngine, pool: str
+) -> None:
+    posix, plain = f"{pool}/acl-posix", f"{pool}/acl-off"
+    engine.create_dataset(posix, properties=acl_properties("posix"))
+    engine.create_dataset(f"{posix}/child")
+    engine.create_dataset(plain)
+
+    props = engine.get_properties(posix, ["acltype", "xattr"])
+    assert (props["acltype"].value, props["acltype"].source) == ("posix", "local")
+    assert (props["xattr"].value, props["xattr"].source) == ("sa", "local")
+    child = engine.get_properties(f"{posix}/child", ["acltype"])["acltype"]
+    assert (child.value, child.source) == ("posix", f"inherited from {posix}")
+    default = engine.get_properties(plain, ["acltype"])["acltype"]
+    assert (default.value, default.source) == ("off", "default")
+    raw = subprocess.run(
+        ["zfs", "get", "-H", "-p", "-o", "name,value,source", "acltype", posix, plain],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    rows = sorted(line.split("\t") for line in raw.stdout.splitlines())  # zfs sorts by name
+    assert rows == [[plain, "off", "default"], [posix, "posix", "local"]]
+
+
+def test_it_reads_the_old_acltype_names_back_as_the_new_ones(
+    engine: CliZfsEngine, pool: str
+) -> None:
+    name = f"{pool}/acl-alias"
+    engine.create_dataset(name, properties={"acltype": "posixacl"})
+    assert engine.get_properties(name, ["acltype"])["acltype"].value == "posix"
+    engine.set_properties(name, {"acltype": "noacl"})
+    assert engine.get_properties(name, ["acltype"])["acltype"].value == "off"
+
+
+def test_a_posix_acl_on_the_mountpoint_works_only_with_acltype_posix(
+    engine: CliZfsEngine, pool: str
+) -> None:
+    posix, plain = f"{pool}/acl-set-posix", f"{pool}/acl-set-off"
+    engine.create_dataset(posix, properties=acl_properties("posix"))
+    engine.create_dataset(plain, properties=acl_properties("off"))
+    acl = _acl_giving_rw_to(4242)
+
+    os.setxattr(f"/{posix}", _ACL_XATTR, acl)
+    assert os.getxattr(f"/{posix}", _ACL_XATTR) == acl
+    with pytest.raises(OSError, match="not supported") as refused:
+        os.setxattr(f"/{plain}", _ACL_XATTR, acl)
+    assert refused.value.errno == errno.EOPNOTSUPP
+    if shutil.which("setfacl"):
+        run = lambda path: subprocess.run(["setfacl", "-m", "u:4243:rw", path]).returncode  # noqa: E731
+        assert run(f"/{posix}") == 0
+        assert run(f"/{plain}") != 0

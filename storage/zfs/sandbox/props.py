@@ -20,6 +20,10 @@ DEFAULTS = {
     "recordsize": str(128 * KIB),
     "volblocksize": str(16 * KIB),
     "atime": "on",
+    # OpenZFS on Linux: no ACLs unless asked (FreeBSD defaults to nfsv4); xattrs in hidden
+    # directories ("on" is how zfs get prints dir).
+    "acltype": "off",
+    "xattr": "on",
     "readonly": "off",
     "sync": "standard",
     "quota": "0",
@@ -27,10 +31,12 @@ DEFAULTS = {
     "reservation": "0",
     "refreservation": "0",
 }
-INHERITABLE = frozenset({"compression", "dedup", "recordsize", "atime", "readonly", "sync"})
+INHERITABLE = frozenset(
+    {"compression", "dedup", "recordsize", "atime", "acltype", "xattr", "readonly", "sync"}
+)
 NOT_INHERITABLE = frozenset({"quota", "refquota", "reservation", "refreservation", "volsize"})
 CREATE_ONLY = frozenset({"volblocksize"})
-FILESYSTEM_ONLY = frozenset({"recordsize", "atime", "quota", "mountpoint"})
+FILESYSTEM_ONLY = frozenset({"recordsize", "atime", "acltype", "xattr", "quota", "mountpoint"})
 VOLUME_ONLY = frozenset({"volsize", "volblocksize"})
 # Figures the engine computes: `zfs set` refuses them as read-only.
 STATISTICS = (
@@ -52,6 +58,10 @@ STATISTICS = (
 )
 _ON_OFF = ("on", "off")
 _SYNC = ("standard", "always", "disabled")
+# zfs get prints an index property by the first name of its value: the old aliases read back
+# as the new names. nfsv4 is left out: Linux has no NFSv4 ACLs.
+_ACLTYPES = {"off": "off", "posix": "posix", "noacl": "off", "disabled": "off", "posixacl": "posix"}
+_XATTRS = {"on": "on", "off": "off", "sa": "sa", "dir": "on"}
 _COMPRESSION_RULE = "one of off, on, lz4, gzip, gzip-1..gzip-9, zstd, zstd-1..zstd-19, zle, lzjb"
 USER_VALUE_MAX = 8191
 Checker = Callable[[str, str], str]
@@ -124,6 +134,16 @@ def _choice(choices: tuple[str, ...]) -> Checker:
     return check
 
 
+def _aliased(names: Mapping[str, str], shown: str) -> Checker:
+    def check(prop: str, value: str) -> str:
+        lowered = value.lower()
+        if lowered not in names:
+            raise InvalidProperty(f"invalid value {value!r} for {prop}: must be one of {shown}")
+        return names[lowered]
+
+    return check
+
+
 def _size_or_none(prop: str, value: str) -> str:
     """quota, reservation and the like: a size, or none/0 for no limit."""
     if value.lower() == "none":
@@ -147,6 +167,8 @@ _CHECKERS: dict[str, Checker] = {
     "recordsize": _block_size(512, 1024 * KIB),
     "volblocksize": _block_size(512, 128 * KIB),
     "atime": _choice(_ON_OFF),
+    "acltype": _aliased(_ACLTYPES, "off, posix"),
+    "xattr": _aliased(_XATTRS, "on, off, dir, sa"),
     "readonly": _choice(_ON_OFF),
     "sync": _choice(_SYNC),
     "volsize": _volsize,

@@ -26,6 +26,7 @@ ORDER = (
     "compression",
     "atime",
     "readonly",
+    "xattr",
     "volsize",
     "volblocksize",
     "refquota",
@@ -39,6 +40,7 @@ ORDER = (
     "refcompressratio",
     "logicalused",
     "logicalreferenced",
+    "acltype",
 )
 _STAT = "-"
 
