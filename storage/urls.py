@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from storage.views import datasets, pools
+from storage.views import datasets, pools, scrub
 
 app_name = "storage"
 urlpatterns = [
@@ -12,6 +12,7 @@ urlpatterns = [
     path("pools/import/", pools.pool_import, name="pool-import"),
     path("pools/<str:name>/", pools.pool_detail, name="pool"),
     path("pools/<str:name>/scrub/", pools.pool_scrub, name="pool-scrub"),
+    path("pools/<str:name>/scrub-schedule/", scrub.scrub_schedule, name="scrub-schedule"),
     path("pools/<str:name>/export/", pools.pool_export, name="pool-export"),
     path("pools/<str:name>/destroy/", pools.pool_destroy, name="pool-destroy"),
     path("datasets/create/", datasets.dataset_create, name="dataset-create"),

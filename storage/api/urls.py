@@ -3,7 +3,7 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from storage.api import views
+from storage.api import scrub_views, views
 
 router = DefaultRouter()
 router.register("disks", views.DiskViewSet, basename="disk")
@@ -12,5 +12,10 @@ router.register("datasets", views.DatasetViewSet, basename="dataset")
 router.register("zvols", views.ZvolViewSet, basename="zvol")
 urlpatterns = [
     path("dedup-estimate/", views.DedupEstimateView.as_view(), name="dedup-estimate"),
+    path(
+        "pools/<str:name>/scrub-schedule/",
+        scrub_views.ScrubScheduleView.as_view(),
+        name="scrub-schedule",
+    ),
     *router.urls,
 ]

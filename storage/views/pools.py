@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from nasui.lib.units import format_bytes
 from nasui.pages import form_page
-from storage import selectors, services
+from storage import scrub_services, selectors, services
 from storage.engine import is_sandbox
 from storage.forms import ImportForm, PoolCreateForm
 from storage.views.common import confirm_page, current_user, running_storage_jobs
@@ -64,6 +64,8 @@ def pool_detail(request: HttpRequest, name: str) -> HttpResponse:
         "pool": detail.pool,
         "rows": selectors.dataset_tree(name),
         "jobs": running_storage_jobs(),
+        "scrub_task": (scrub_task := scrub_services.scrub_task_get(name)),
+        "next_check": scrub_services.next_check(scrub_task),
     }
     return render(request, "storage/pool_detail.html", context)
 
