@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from storage.views import datasets, pools, scrub
+from storage.views import datasets, pools, scrub, snapshot_tasks, snapshots
 
 app_name = "storage"
 urlpatterns = [
@@ -21,4 +21,17 @@ urlpatterns = [
     path("zvols/create/", datasets.zvol_create, name="zvol-create"),
     path("zvols/<path:name>/edit/", datasets.zvol_edit, name="zvol-edit"),
     path("dedup-estimate/", datasets.dedup_estimate, name="dedup-estimate"),
+    path("snapshots/", snapshots.snapshot_list, name="snapshots"),
+    path("snapshots/create/", snapshots.snapshot_create, name="snapshot-create"),
+    path("snapshots/destroy/", snapshots.snapshot_destroy, name="snapshot-destroy"),
+    path("snapshots/destroy-range/", snapshots.snapshot_destroy_range, name="snapshot-range"),
+    path("snapshots/<path:name>/rollback/", snapshots.snapshot_rollback, name="snapshot-rollback"),
+    path("snapshots/<path:name>/clone/", snapshots.snapshot_clone, name="snapshot-clone"),
+    path("snapshots/<path:name>/diff/", snapshots.snapshot_diff, name="snapshot-diff"),
+    path("snapshot-tasks/", snapshot_tasks.task_list, name="snapshot-tasks"),
+    path("snapshot-tasks/add/", snapshot_tasks.task_create, name="snapshot-task-create"),
+    path("snapshot-tasks/<int:pk>/edit/", snapshot_tasks.task_edit, name="snapshot-task-edit"),
+    path(
+        "snapshot-tasks/<int:pk>/delete/", snapshot_tasks.task_delete, name="snapshot-task-delete"
+    ),
 ]

@@ -3,13 +3,15 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from storage.api import scrub_views, views
+from storage.api import scrub_views, snapshot_views, views
 
 router = DefaultRouter()
 router.register("disks", views.DiskViewSet, basename="disk")
 router.register("pools", views.PoolViewSet, basename="pool")
 router.register("datasets", views.DatasetViewSet, basename="dataset")
 router.register("zvols", views.ZvolViewSet, basename="zvol")
+router.register("snapshots", snapshot_views.SnapshotViewSet, basename="snapshot")
+router.register("snapshot-tasks", snapshot_views.SnapshotTaskViewSet, basename="snapshot-task")
 urlpatterns = [
     path("dedup-estimate/", views.DedupEstimateView.as_view(), name="dedup-estimate"),
     path(
