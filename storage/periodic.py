@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import models
+
+from storage import validation as v
+
+M = TypeVar("M", bound=models.Model)
 
 
 class Periodic(Protocol):
@@ -29,3 +35,20 @@ def claim(model: type[models.Model], task: Periodic, slot: datetime) -> bool:
         return False
     task.last_slot = slot
     return True
+
+
+def save_changes(
+    task: M, values: Mapping[str, Any], fields: Iterable[str], check: Callable[[M], None]
+) -> M:
+    """Check the changed task on a copy, then save it: a refusal leaves `task` as it was."""
+    allowed = set(fields)
+    candidate = copy.copy(task)
+    for key, value in values.items():
+        if key not in allowed:
+            raise v.fail(key, "Unknown field.")
+        setattr(candidate, key, value.strip() if isinstance(value, str) else value)
+    check(candidate)
+    for key in values:
+        setattr(task, key, getattr(candidate, key))
+    task.save()
+    return task

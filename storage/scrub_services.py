@@ -15,7 +15,7 @@ from storage import services
 from storage import validation as v
 from storage.engine import get_engine
 from storage.models import ScrubTask
-from storage.periodic import claim, zone
+from storage.periodic import claim, save_changes, zone
 from storage.schedule import Schedule, ScheduleError, due
 from storage.zfs import errors as zfs
 
@@ -47,18 +47,17 @@ def schedule_of(task: ScrubTask) -> Schedule:
 
 def scrub_task_update(*, task: ScrubTask, **values: Any) -> ScrubTask:
     """Change how often a pool is checked and how old its last scrub may get."""
-    for key, value in values.items():
-        if key not in FIELDS:
-            raise v.fail(key, "Unknown field.")
-        setattr(task, key, value.strip() if isinstance(value, str) else value)
+    return save_changes(task, values, FIELDS, _check)
+
+
+def _check(task: ScrubTask) -> None:
+    """The threshold and the schedule, each error on its own field."""
     if not 1 <= int(task.threshold_days) <= MAX_THRESHOLD_DAYS:
         raise v.fail("threshold_days", f"Use 1 to {MAX_THRESHOLD_DAYS} days.")
     try:
         schedule_of(task)
     except ScheduleError as exc:
         raise v.fail(exc.field, exc.message) from exc
-    task.save()
-    return task
 
 
 def last_scrub(pool: str) -> datetime | None:

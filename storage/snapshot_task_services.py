@@ -17,7 +17,7 @@ from storage import naming
 from storage import validation as v
 from storage.engine import get_engine
 from storage.models import SnapshotTask
-from storage.periodic import claim, zone
+from storage.periodic import claim, save_changes, zone
 from storage.schedule import Schedule, ScheduleError, due, expired, lifetime
 from storage.zfs import errors as zfs
 from storage.zfs.base import Snapshot
@@ -58,13 +58,7 @@ def _check(task: SnapshotTask) -> None:
 
 
 def _save(task: SnapshotTask, values: dict[str, Any]) -> SnapshotTask:
-    for key, value in values.items():
-        if key not in FIELDS:
-            raise v.fail(key, "Unknown field.")
-        setattr(task, key, value.strip() if isinstance(value, str) else value)
-    _check(task)
-    task.save()
-    return task
+    return save_changes(task, values, FIELDS, _check)
 
 
 def snapshot_task_create(**values: Any) -> SnapshotTask:

@@ -99,3 +99,10 @@ def test_an_unknown_pool_is_named(tank) -> None:
     with pytest.raises(ValidationError) as caught:
         scrub_services.scrub_task_get("nope")
     assert "pool" in caught.value.message_dict
+
+
+def test_a_refused_edit_leaves_the_task_object_as_it_was(tank) -> None:
+    task = scrub_services.scrub_task_get("tank")
+    with pytest.raises(ValidationError):
+        scrub_services.scrub_task_update(task=task, threshold_days=7, hours="99")
+    assert (task.threshold_days, task.hours) == (35, "0")

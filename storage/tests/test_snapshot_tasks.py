@@ -170,3 +170,14 @@ def test_beat_checks_the_tasks_twice_a_minute() -> None:
         "periodic-snapshots"
     ]
     assert (entry["task"], entry["schedule"]) == ("storage.periodic_snapshots", 30.0)
+
+
+def test_a_refused_edit_leaves_the_task_object_as_it_was(home: str) -> None:
+    task = task_for()
+    with pytest.raises(ValidationError):
+        tasks.snapshot_task_update(task=task, dataset="tank/nope", minutes="5")
+    assert (task.dataset, task.minutes) == ("tank/home", "*")
+    tasks.snapshot_task_update(task=task, minutes="5")
+    tasks.snapshot_task_update(task=task, enabled=False)
+    task.refresh_from_db()
+    assert (task.minutes, task.enabled) == ("5", False)
