@@ -281,3 +281,8 @@ def test_deleting_a_task_says_its_snapshots_stay_and_keeps_them(admin_client, ho
     assert not SnapshotTask.objects.exists()
     assert names() == ["auto"]
     assert "(deleted)" in admin_client.get("/storage/snapshots/").content.decode()
+
+
+def test_an_unknown_dataset_filter_is_said_and_everything_shown(admin_client, tank) -> None:
+    page = admin_client.get("/storage/snapshots/?dataset=tank/nope").content.decode()
+    assert "There is no dataset or zvol named “tank/nope”: showing all." in page

@@ -97,7 +97,8 @@ def snapshot_list(request: HttpRequest) -> HttpResponse:
     """Snapshots of every dataset, or of the one picked in the select."""
     names = _dataset_names()
     dataset = request.GET.get("dataset") or None
-    if dataset not in names:
+    if dataset is not None and dataset not in names:
+        messages.warning(request, f"There is no dataset or zvol named “{dataset}”: showing all.")
         dataset = None
     labels, volumes = task_selectors.task_labels(), _volumes()
     rows = [_row(s, labels, volumes) for s in snapshot_selectors.snapshot_list(dataset)]
