@@ -8,6 +8,7 @@ from typing import Any
 from celery import shared_task
 
 from nasui.jobs import JobReporter, job_task
+from storage import resilver
 from storage.engine import get_engine
 from storage.zfs.base import PoolLayout
 
@@ -69,6 +70,29 @@ def pool_scrub(
     raise TimeoutError(f"the scrub of {name} did not finish within {timeout:.0f} s")
 
 
+@job_task("storage.pool_resilver")
+def pool_resilver(
+    reporter: JobReporter,
+    *,
+    name: str,
+    disk: str,
+    new_disk: str,
+    hot_spare: bool = False,
+    timeout: float = 7 * 24 * 3600,
+) -> dict[str, Any]:
+    """Follow the resilver a replace or attach started, with progress and time left."""
+    engine = get_engine()
+    resilver.follow(engine, name, new_disk, reporter.progress, timeout=timeout)
+    return resilver.finish(
+        engine,
+        pool=name,
+        disk=disk,
+        new_disk=new_disk,
+        hot_spare=hot_spare,
+        report=reporter.progress,
+    )
+
+
 @shared_task(name="storage.sandbox_rescan", ignore_result=True)
 def sandbox_rescan() -> None:
     """Recompute the sandbox's space figures from what was written since the last scan."""
@@ -104,3 +128,7 @@ def dataset_permissions(
         mountpoint, uid, gid, mode, lambda done: reporter.progress(50, f"{done} entries done")
     )
     return {"dataset": name, "entries": count}
+
+
+# The SMART tasks live with the SMART modules; importing them registers them with the worker.
+from storage.smart_tasks import smart_refresh, smart_test_check  # noqa: E402, F401

@@ -3,7 +3,7 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from storage.api import scrub_views, snapshot_views, views
+from storage.api import disk_views, scrub_views, snapshot_views, views
 
 router = DefaultRouter()
 router.register("disks", views.DiskViewSet, basename="disk")
@@ -19,5 +19,6 @@ urlpatterns = [
         scrub_views.ScrubScheduleView.as_view(),
         name="scrub-schedule",
     ),
+    *disk_views.urlpatterns,
     *router.urls,
 ]

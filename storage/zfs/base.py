@@ -314,6 +314,38 @@ class ZfsEngine(Protocol):
         """The pool's current or last scan."""
         ...
 
+    def offline_disk(self, pool: str, disk: str, *, temporary: bool = False) -> None:
+        """Take a disk offline (NoValidReplicas when it holds the last copy of some data)."""
+        ...
+
+    def online_disk(self, pool: str, disk: str) -> None:
+        """Bring an offline disk back; it resilvers what it missed."""
+        ...
+
+    def replace_disk(self, pool: str, old: str, new: str) -> None:
+        """Start resilvering `new` in place of `old` (DeviceTooSmall if it is smaller)."""
+        ...
+
+    def attach_disk(self, pool: str, existing: str, new: str) -> None:
+        """Mirror a single disk or widen a mirror with `new` (NotAttachable for raidz)."""
+        ...
+
+    def detach_disk(self, pool: str, disk: str) -> None:
+        """Take a side off a mirror or a replacement (NotDetachable for the last copy)."""
+        ...
+
+    def add_vdev(self, pool: str, vdev_type: str, disks: Sequence[str]) -> None:
+        """Grow the pool by one data vdev (ReplicationMismatch unless like the others)."""
+        ...
+
+    def add_aux(self, pool: str, kind: str, disks: Sequence[str], *, mirror: bool = False) -> None:
+        """Add hot spares, log or cache disks (kind: spare, log, cache)."""
+        ...
+
+    def remove_aux(self, pool: str, disk: str) -> None:
+        """Remove a hot spare, cache or log device (or a mirrored log by its vdev name)."""
+        ...
+
     def list_datasets(self, root: str) -> list[Dataset]:
         """A pool's (or dataset's) file systems and zvols, recursively, in one command."""
         ...

@@ -23,6 +23,7 @@ from storage.zfs.base import (
     ScrubStatus,
     Version,
 )
+from storage.zfs.cli_disks import DiskCommands
 from storage.zfs.cli_snapshots import SnapshotCommands
 from storage.zfs.errors import (
     DatasetNotFound,
@@ -43,7 +44,7 @@ ARCSTATS_PATH = "/proc/spl/kstat/zfs/arcstats"
 _GUID = re.compile(r"\d{1,20}")
 
 
-class CliZfsEngine(SnapshotCommands):
+class CliZfsEngine(SnapshotCommands, DiskCommands):
     """ZfsEngine over the OpenZFS command-line tools."""
 
     def __init__(

@@ -90,6 +90,26 @@ class InvalidLayout(ZfsError):
     """A pool layout breaks the rules (disk counts, mixed widths, duplicates)."""
 
 
+class ReplicationMismatch(InvalidLayout):
+    """A new data vdev differs in type or width from the pool's (zpool add without -f)."""
+
+
+class NoValidReplicas(ZfsError):
+    """Taking the disk away would leave its vdev (or the pool) without a complete copy."""
+
+
+class DeviceTooSmall(ZfsError):
+    """The new disk is smaller than the one it would replace or mirror."""
+
+
+class NotAttachable(ZfsError):
+    """A disk can be attached only to a single-disk vdev or a mirror (not to a raidz)."""
+
+
+class NotDetachable(ZfsError):
+    """Only a side of a mirror or of a replacement can be detached: it is not a copy."""
+
+
 class VolumeShrink(ZfsError):
     """A zvol may only grow: shrinking would destroy the data at its end."""
 
@@ -130,6 +150,11 @@ _PATTERNS: tuple[tuple[re.Pattern[str], type[ZfsError]], ...] = tuple(
         (r"must be (a power of 2|a multiple of|at least|less than)|invalid value", InvalidProperty),
         (r"cannot be (set|changed)|unsupported|is not a valid|out of range", InvalidProperty),
         (r"must be one of|must be an? |invalid (name|character)", InvalidProperty),
+        (r"no valid replicas", NoValidReplicas),
+        (r"device is too small", DeviceTooSmall),
+        (r"can only attach to mirrors and top-level disks", NotAttachable),
+        (r"only applicable to mirror and replacing vdevs", NotDetachable),
+        (r"mismatched replication level", ReplicationMismatch),
         (r"invalid vdev specification|requires at least|mismatched replication", InvalidLayout),
     )
 )

@@ -52,7 +52,8 @@ def test_it_classifies_captured_stderr(
          errors.InvalidProperty),
         ("invalid vdev specification\nuse '-f' to override the following errors:\n"
          "mismatched replication level: both raidz and mirror vdevs are present",
-         errors.InvalidLayout),
+         errors.ReplicationMismatch),
+        ("invalid vdev specification\nraidz requires at least 2 devices", errors.InvalidLayout),
         ("cannot open '/dev/sdz': No such device or address", errors.DeviceNotFound),
         ("cannot unmount '/tank/fs': pool or dataset is busy", errors.DatasetBusy),
         ("/dev/vdb1 is part of active pool 'tank'", errors.DeviceInUse),

@@ -32,10 +32,11 @@ from storage.zfs.errors import (
     ZfsUnavailable,
 )
 from storage.zfs.names import check_pool_name
-from storage.zfs.sandbox import busy, dedup, figures, props, scrub
+from storage.zfs.sandbox import busy, dedup, figures, health, props, scrub
 from storage.zfs.sandbox import layout as geo
 from storage.zfs.sandbox.cache import BlockCache
 from storage.zfs.sandbox.datasets import DatasetOps
+from storage.zfs.sandbox.disk_ops import DiskOps
 from storage.zfs.sandbox.disks import DiskShelf, SandboxDisk
 from storage.zfs.sandbox.rescan import Progress, RescanResult, scan_pool, simulate, store
 from storage.zfs.sandbox.snapshots import SnapshotOps
@@ -50,7 +51,7 @@ ROOT_FS_DEFAULTS = {"compression": "lz4", "atime": "off"}
 _IMPORT_ACTION = "The pool can be imported using its name or numeric identifier."
 
 
-class SandboxZfsEngine(DatasetOps, SnapshotOps):
+class SandboxZfsEngine(DatasetOps, SnapshotOps, DiskOps):
     """ZfsEngine over files under `root`: disks are sparse images, datasets are directories."""
 
     def __init__(
@@ -104,7 +105,7 @@ class SandboxZfsEngine(DatasetOps, SnapshotOps):
         """Every sandbox disk with the pool (imported or exported) that holds it."""
         owners: dict[str, tuple[str, bool]] = {}
         for record in self._state.read()["pools"].values():
-            for disk in geo.layout_from_dict(record["layout"]).disks():
+            for disk in health.members(health.settle(record, self._clock())):
                 owners[disk] = (record["name"], bool(record["imported"]))
         return self.shelf.disks(owners)
 
@@ -115,27 +116,22 @@ class SandboxZfsEngine(DatasetOps, SnapshotOps):
     # -- pools ---------------------------------------------------------------------------
     def list_pools(self) -> list[Pool]:
         """All imported pools, with the allocation of the last rescan."""
-        return [figures.pool(tree) for tree in self._imported(self._state.read())]
+        return [figures.pool(self._settled(t)) for t in self._imported(self._state.read())]
 
     def get_pool(self, name: str) -> Pool:
         """One imported pool."""
-        return figures.pool(self._pool(self._state.read(), name))
+        return figures.pool(self._settled(self._pool(self._state.read(), name)))
+
+    def _settled(self, tree: PoolTree) -> PoolTree:
+        """The pool as it is now: a resilver that has run its course has ended."""
+        return self._tree(health.settle(tree.record, self._clock()))
 
     def pool_status(self, name: str) -> PoolStatus:
-        """Health, vdev tree and scan state, shaped like `zpool status`."""
+        """Health, vdev tree (offline disks, resilvers) and scan state, like `zpool status`."""
         tree = self._pool(self._state.read(), name)
-        pool_layout = tree.layout
-        cache, spares = geo.aux_vdevs(pool_layout)
-        return PoolStatus(
-            name=tree.name,
-            state="ONLINE",
-            vdevs=geo.data_vdevs(pool_layout),
-            logs=geo.log_vdevs(pool_layout),
-            cache=cache,
-            spares=spares,
-            scan=scrub.status(tree.record.get("scrub"), self._clock()),
-            errors="No known data errors",
-            root=geo.root_vdev(tree.name, pool_layout),
+        record = health.settle(tree.record, self._clock())
+        return health.pool_status(
+            tree.name, record, scrub.status(record.get("scrub"), self._clock())
         )
 
     def create_pool(
@@ -182,7 +178,7 @@ class SandboxZfsEngine(DatasetOps, SnapshotOps):
         if any(t.name == name for t in self._imported(state)):
             raise PoolExists(f"cannot create '{name}': pool already exists")
         for guid, record in list(state["pools"].items()):
-            taken = set(disks) & set(geo.layout_from_dict(record["layout"]).disks())
+            taken = set(disks) & set(health.members(health.settle(record, self._clock())))
             if not taken:
                 continue
             disk = sorted(taken)[0]
@@ -274,7 +270,8 @@ class SandboxZfsEngine(DatasetOps, SnapshotOps):
             now = self._clock()
             current = scrub.settle(tree.record.get("scrub") or {}, now)
             if current.get("state") == "scanning":
-                raise PoolBusy(f"cannot scrub {pool}: currently scrubbing")
+                doing = "resilvering" if current.get("function") == "resilver" else "scrubbing"
+                raise PoolBusy(f"cannot scrub {pool}: currently {doing}")
             total = figures.pool_allocated(tree)
             tree.record["scrub"] = scrub.start(total, now, self._scrub_rate)
 
@@ -284,8 +281,8 @@ class SandboxZfsEngine(DatasetOps, SnapshotOps):
             tree = self._pool(state, pool)
             now = self._clock()
             current = scrub.settle(tree.record.get("scrub") or {}, now)
-            if current.get("state") != "scanning":
-                return False
+            if current.get("state") != "scanning" or current.get("function") == "resilver":
+                return False  # a resilver cannot be canceled
             tree.record["scrub"] = {**current, "state": "canceled", "stopped": now}
         return True
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from storage.zfs.base import COMMENT_PROPERTY, Dataset, Pool
-from storage.zfs.sandbox import dedup, layout, props
+from storage.zfs.sandbox import dedup, health, layout, props
 from storage.zfs.sandbox.tree import PoolTree
 
 
@@ -67,7 +67,7 @@ def pool(tree: PoolTree) -> Pool:
         fragmentation=None,  # the sandbox has no metaslabs to fragment
         capacity=allocated * 100 // size if size else 0,
         dedupratio=dedup.dedup_ratio(tree.record.get("scan", {}).get("ddt", [])),
-        health="ONLINE",
+        health=health.pool_state(tree.record),
         ashift=layout.ASHIFT,  # the only one modelled: create_pool refuses others
         guid=tree.guid,
     )

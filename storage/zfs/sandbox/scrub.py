@@ -1,4 +1,4 @@
-"""A simulated scrub: it takes time in proportion to the allocated bytes, then finishes."""
+"""A simulated scan (scrub or resilver): it takes time in proportion to the allocated bytes."""
 
 from __future__ import annotations
 
@@ -13,10 +13,13 @@ SCRUB_MIN_SECONDS = 2.0  # even an empty pool's scrub is seen scanning for a mom
 SCRUB_MAX_SECONDS = 60.0
 
 
-def start(total: int, now: float, rate: float = SCRUB_RATE) -> dict[str, Any]:
-    """A scrub record starting now over `total` allocated bytes."""
+def start(
+    total: int, now: float, rate: float = SCRUB_RATE, function: str = "scrub"
+) -> dict[str, Any]:
+    """A scan record (scrub, or resilver) starting now over `total` allocated bytes."""
     duration = min(SCRUB_MAX_SECONDS, SCRUB_MIN_SECONDS + total / rate)
-    return {"state": "scanning", "start": now, "duration": duration, "total": total}
+    record = {"state": "scanning", "start": now, "duration": duration, "total": total}
+    return {**record, "function": function} if function != "scrub" else record
 
 
 def settle(record: dict[str, Any], now: float) -> dict[str, Any]:
@@ -51,9 +54,13 @@ def status(record: dict[str, Any] | None, now: float) -> ScrubStatus:
     record = settle(record, now)
     total = int(record["total"])
     state = record["state"]
+    function = record.get("function", "scrub")
     if state == "finished":
         took = _clock(record["duration"])
         text = f"scrub repaired 0B in {took} with 0 errors on {_date(record['end'])}"
+        if function == "resilver":
+            text = f"resilvered {nice(total)} in {took} with 0 errors on {_date(record['end'])}"
+            return ScrubStatus("finished", function, 100.0, 0, total, total, total, total, text)
         return ScrubStatus("finished", "scrub", 100.0, 0, 0, total, total, total, text)
     elapsed = min(now, record.get("stopped", now)) - record["start"]
     fraction = min(1.0, max(0.0, elapsed / record["duration"]))
@@ -65,9 +72,12 @@ def status(record: dict[str, Any] | None, now: float) -> ScrubStatus:
         )
     rate = nice(done / elapsed) if elapsed > 0 else "0B"
     left = _clock(record["duration"] - elapsed)
+    fixed = f"{nice(done)} resilvered" if function == "resilver" else "0B repaired"
     text = (
-        f"scrub in progress since {_date(record['start'])} "
+        f"{function} in progress since {_date(record['start'])} "
         f"{nice(done)} scanned at {rate}/s, {nice(done)} issued at {rate}/s, {nice(total)} total "
-        f"0B repaired, {fraction * 100:.2f}% done, {left} to go"
+        f"{fixed}, {fraction * 100:.2f}% done, {left} to go"
     )
-    return ScrubStatus("scanning", "scrub", round(fraction * 100, 2), 0, 0, done, done, total, text)
+    repaired = done if function == "resilver" else 0
+    percent = round(fraction * 100, 2)
+    return ScrubStatus("scanning", function, percent, 0, repaired, done, done, total, text)
