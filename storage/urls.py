@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from storage.views import datasets, pools, scrub, snapshot_tasks, snapshots
+from storage.views import datasets, disk_ops, pools, scrub, snapshot_tasks, snapshots
 
 app_name = "storage"
 urlpatterns = [
@@ -13,6 +13,18 @@ urlpatterns = [
     path("pools/<str:name>/", pools.pool_detail, name="pool"),
     path("pools/<str:name>/scrub/", pools.pool_scrub, name="pool-scrub"),
     path("pools/<str:name>/scrub-schedule/", scrub.scrub_schedule, name="scrub-schedule"),
+    path("pools/<str:name>/grow/", disk_ops.pool_grow, name="pool-grow"),
+    path("pools/<str:name>/disks/<str:disk>/", disk_ops.disk_page, name="pool-disk"),
+    path(
+        "pools/<str:name>/disks/<str:disk>/<str:action>/",
+        disk_ops.disk_action,
+        name="pool-disk-action",
+    ),
+    path(
+        "pools/<str:name>/disks/<str:disk>/new/<str:action>/",
+        disk_ops.disk_with_new,
+        name="pool-disk-new",
+    ),
     path("pools/<str:name>/export/", pools.pool_export, name="pool-export"),
     path("pools/<str:name>/destroy/", pools.pool_destroy, name="pool-destroy"),
     path("datasets/create/", datasets.dataset_create, name="dataset-create"),

@@ -51,15 +51,17 @@ def confirm_page(
     then: str,
     typed: bool = False,
     recursive: bool = False,
+    cancel: str = "",
 ) -> HttpResponse:
-    """Ask before `action(confirm form data)` runs on `name`; Cancel goes back to its pool."""
+    """Ask before `action(confirm form data)` runs on `name`; Cancel goes back to its pool
+    (or to `cancel`)."""
     context = {
         "name": name,
         "verb": verb,
         "explanation": explanation,
         "typed": typed,
         "recursive": recursive,
-        "cancel": pool_url(name),
+        "cancel": cancel or pool_url(name),
     }
     form = ConfirmForm(request.POST or None)
     return form_page(
