@@ -7,7 +7,8 @@ from dataclasses import asdict, dataclass
 
 from nasui.lib.units import format_bytes
 
-FULL_PERCENT = 80.0
+FULL_PERCENT = 80.0  # warning above this
+CRITICAL_PERCENT = 90.0  # danger above this: ZFS performance falls off sharply past 90%
 DDT_HORIZON = 24 * 3600  # warn when the DDT would pass its share of the ARC within a day
 GIB = 1024**3
 
@@ -27,8 +28,30 @@ class Alert:
         return asdict(self)
 
 
+def _full_alert(pool: str, capacity: float) -> Alert:
+    """Over 80% full is a warning, over 90% is danger."""
+    if capacity > CRITICAL_PERCENT:
+        return Alert(
+            "danger",
+            "pool_full",
+            pool,
+            f"Pool {pool} is {capacity:.0f}% full",
+            "Past 90% ZFS spends much of its time finding free space, writes slow down sharply, "
+            "and a full pool cannot even delete. Free space now: delete data or snapshots, "
+            "or add disks.",
+        )
+    return Alert(
+        "warning",
+        "pool_full",
+        pool,
+        f"Pool {pool} is {capacity:.0f}% full",
+        "ZFS slows down as a pool fills up and can run out of room for its own "
+        "bookkeeping. Delete data or snapshots, or add disks, before it reaches 90%.",
+    )
+
+
 def pool_alerts(values: Mapping[str, float], health: Mapping[str, str]) -> list[Alert]:
-    """A pool not ONLINE, or over 80% full."""
+    """A pool not ONLINE, or over 80% (warning) or 90% (danger) full."""
     found = []
     for pool, state in sorted(health.items()):
         if state != "ONLINE":
@@ -45,16 +68,7 @@ def pool_alerts(values: Mapping[str, float], health: Mapping[str, str]) -> list[
             )
         capacity = values.get(f"pool.{pool}.capacity")
         if capacity is not None and capacity > FULL_PERCENT:
-            found.append(
-                Alert(
-                    "warning",
-                    "pool_full",
-                    pool,
-                    f"Pool {pool} is {capacity:.0f}% full",
-                    "ZFS slows down as a pool fills up and can run out of room for its own "
-                    "bookkeeping. Delete data or snapshots, or add disks, before it reaches 90%.",
-                )
-            )
+            found.append(_full_alert(pool, capacity))
     return found
 
 

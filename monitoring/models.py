@@ -44,3 +44,9 @@ class Rollup(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_resolution_display()} rollup at {self.t}"
+
+
+# The alerting models live in their own module; importing them here registers them with the app.
+from monitoring.alerting.models import AlertRecord, MailSettings, SentMail  # noqa: E402
+
+__all__ = ["AlertRecord", "MailSettings", "Rollup", "Sample", "SentMail"]

@@ -17,3 +17,9 @@ def sample() -> None:
 def maintain() -> None:
     """Roll samples up into 1-minute and 15-minute summaries and prune old rows."""
     services.monitoring_maintain()
+
+
+# The alert check lives with the alerting modules; importing it registers it with the worker.
+from monitoring.alerting.tasks import alerts_evaluate  # noqa: E402
+
+__all__ = ["alerts_evaluate", "maintain", "sample"]

@@ -28,6 +28,7 @@ def build_beat_schedule(
     sample_seconds: float = 2.0,
     monitoring_maintain_seconds: float = 60.0,
     snapshot_check_seconds: float = 30.0,
+    alert_check_seconds: float = 60.0,
 ) -> dict[str, dict[str, object]]:
     """The periodic work of the panel; each period comes from a NASUI_* setting."""
     schedule = {
@@ -41,6 +42,8 @@ def build_beat_schedule(
         "periodic-snapshots": beat_entry("storage.periodic_snapshots", snapshot_check_seconds),
         # the scrub tasks' slots are minutes too; a check is a few cheap zpool calls
         "scrub-check": beat_entry("storage.scrub_check", snapshot_check_seconds),
+        # alerts are raised and cleared, and their mails sent, at most this late
+        "alerts-evaluate": beat_entry("monitoring.alerts_evaluate", alert_check_seconds),
     }
     if sandbox_rescan_seconds:
         schedule["sandbox-rescan"] = beat_entry("storage.sandbox_rescan", sandbox_rescan_seconds)
@@ -59,4 +62,5 @@ def _install_beat_schedule(sender: Celery, **_: object) -> None:
         sample_seconds=settings.NASUI_SAMPLE_SECONDS,
         monitoring_maintain_seconds=settings.NASUI_MAINTAIN_SECONDS,
         snapshot_check_seconds=settings.NASUI_SNAPSHOT_CHECK_SECONDS,
+        alert_check_seconds=getattr(settings, "NASUI_ALERT_CHECK_SECONDS", 60.0),
     )

@@ -11,6 +11,7 @@ NAV = [
     ("sharing:index", "Sharing"),
     ("services:index", "Services"),
     ("monitoring:index", "Monitoring"),
+    ("alerts:index", "Alerts"),
     ("jobs", "Jobs"),
     ("settings", "Settings"),
 ]
@@ -30,15 +31,27 @@ def _banners() -> list[dict[str, str]]:
     return []
 
 
+def _alert_count(request: HttpRequest) -> int:
+    """Open, undismissed alerts, for the badge on the Alerts entry (signed-in pages only)."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return 0
+    from monitoring.alerting.selectors import badge_count
+
+    return badge_count()
+
+
 def panel(request: HttpRequest) -> dict[str, object]:
     """Navigation entries, the active one, and the banners."""
     current = request.resolver_match.view_name if request.resolver_match else ""
     section = current.split(":")[0] if current else ""
+    alerts = _alert_count(request)
     nav = [
         {
             "url_name": name,
             "label": label,
             "active": current == name or (":" in name and name.split(":")[0] == section),
+            "badge": alerts if name == "alerts:index" else 0,
         }
         for name, label in NAV
     ]

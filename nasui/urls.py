@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from monitoring.alerting.api_urls import urlpatterns as alerts_api_urls
 from monitoring.api.urls import urlpatterns as monitoring_api_urls
 from nasui import views
 from nasui.api import urls as api_urls
@@ -20,6 +21,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("storage/", include((storage_api_urls, "storage-api"))),
     path("monitoring/", include((monitoring_api_urls, "monitoring-api"))),
+    path("alerts/", include((alerts_api_urls, "alerts-api"))),
     path("sharing/iscsi/", include((sharing_api_urls, "sharing-api"))),
     path("sharing/", include((files_api_urls, "files-api"))),
     path("services/", include((services_api_urls, "services-api"))),
@@ -51,6 +53,7 @@ urlpatterns = [
     path("sharing/", include("sharing.urls")),
     path("services/", include("sharing.services_urls")),
     path("monitoring/", include("monitoring.urls")),
+    path("alerts/", include("monitoring.alerting.urls")),
     # The docs page is HTML: an anonymous visitor is sent to the login page like any other page.
     path(
         "api/docs/",

@@ -1,0 +1,130 @@
+"""The SMTP settings (one row) and the test mail: writes go through here."""
+
+from __future__ import annotations
+
+import os
+import re
+import ssl
+from datetime import datetime
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.utils import timezone
+
+from monitoring.alerting import mail
+from monitoring.alerting.models import MailSettings, Security, SentMail
+
+HOST = re.compile(r"[A-Za-z0-9_.:-]{1,253}|\[[0-9A-Fa-f:.]+\]")
+FIELDS = ("enabled", "host", "port", "security", "username", "from_address", "to_addresses",
+          "ca_file")  # fmt: skip
+
+
+def mail_settings_get() -> MailSettings:
+    """The settings row, created with defaults on first use."""
+    config, _ = MailSettings.objects.get_or_create(pk=1)
+    return config
+
+
+def smtp_config(config: MailSettings) -> mail.SmtpConfig:
+    """The plain transport settings of a row."""
+    return mail.SmtpConfig(
+        host=config.host, port=config.port, security=config.security,
+        from_address=config.from_address, to=tuple(config.to_addresses),
+        username=config.username, password=config.password, ca_file=config.ca_file,
+    )  # fmt: skip
+
+
+def _ca_file_problem(path: str) -> str:
+    """Why a CA file cannot be used, or "" when it loads."""
+    if not os.path.isfile(path):
+        return "No such file on this machine."
+    try:
+        ssl.create_default_context().load_verify_locations(cafile=path)
+    except (OSError, ValueError):
+        return "Not a readable PEM certificate file."
+    return ""
+
+
+def _check(values: dict[str, Any]) -> None:
+    """Field rules beyond each field's type; every error names its field."""
+    errors: dict[str, str] = {}
+    if values["host"] and not HOST.fullmatch(values["host"]):
+        errors["host"] = "A host name or IP address: letters, digits, dots, dashes and colons."
+    if values["from_address"]:
+        try:
+            validate_email(values["from_address"])
+        except ValidationError:
+            errors["from_address"] = "Enter a valid e-mail address."
+    if values["security"] not in Security.values:
+        errors["security"] = f"Choose one of: {', '.join(Security.values)}."
+    if not 1 <= int(values["port"]) <= 65535:
+        errors["port"] = "A port is between 1 and 65535."
+    for address in values["to_addresses"]:
+        try:
+            validate_email(address)
+        except ValidationError:
+            errors["to_addresses"] = f"“{address}” is not an e-mail address."
+    if values["ca_file"]:
+        problem = _ca_file_problem(values["ca_file"])
+        if problem:
+            errors["ca_file"] = problem
+    if values["enabled"]:
+        for name, label in (("host", "server"), ("from_address", "sender address")):
+            if not values[name]:
+                errors[name] = f"Needed to send mail: enter the {label}, or turn e-mail off."
+        if not values["to_addresses"]:
+            errors["to_addresses"] = "Needed to send mail: enter at least one recipient."
+    if errors:
+        raise ValidationError(errors)
+
+
+def mail_settings_update(*, password: str | None = None, **changes: Any) -> MailSettings:
+    """Change the settings; an empty or missing password keeps the stored one.
+
+    Emptying the user name also forgets the password: without a login it has no use.
+    """
+    config = mail_settings_get()
+    unknown = set(changes) - set(FIELDS)
+    if unknown:
+        raise ValidationError({name: "Unknown setting." for name in sorted(unknown)})
+    values = {name: changes.get(name, getattr(config, name)) for name in FIELDS}
+    values["to_addresses"] = [a.strip() for a in values["to_addresses"] if a.strip()]
+    _check(values)
+    for name, value in values.items():
+        setattr(config, name, value)
+    if password:
+        config.password = password
+    if not config.username:
+        config.password = ""
+    config.full_clean()
+    config.save()
+    return config
+
+
+def record_failure(config: MailSettings, error: str, now: datetime) -> None:
+    """Keep the last failure for the settings page."""
+    MailSettings.objects.filter(pk=config.pk).update(last_error=error, last_error_at=now)
+
+
+def send_test_mail() -> str:
+    """Send a test mail with the saved settings; the outcome in words (ValidationError if not)."""
+    config = mail_settings_get()
+    needed = ((config.host, "server"), (config.from_address, "sender"),
+              (config.to_addresses, "recipients"))  # fmt: skip
+    missing = [label for value, label in needed if not value]
+    if missing:
+        raise ValidationError(f"Save the {', '.join(missing)} first.")
+    now = timezone.now()
+    subject = "[nasui] Test mail"
+    body = "This is a test mail from nasui. Alert mails will arrive like this one.\n"
+    try:
+        mail.send(smtp_config(config), subject, body)
+    except mail.MailError as exc:
+        record_failure(config, str(exc), now)
+        raise ValidationError(str(exc)) from exc
+    recipients = ", ".join(config.to_addresses)
+    SentMail.objects.create(sent_at=now, kind=SentMail.Kind.TEST, subject=subject,
+                            recipients=recipients)  # fmt: skip
+    MailSettings.objects.filter(pk=config.pk).update(last_sent_at=now)
+    return f"Test mail sent to {recipients} through {config.host}:{config.port}."

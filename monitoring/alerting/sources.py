@@ -1,0 +1,123 @@
+"""The built-in alert sources: pools (health, fullness, scrub errors), figures (swap, the dedup
+trap), failed snapshot and scrub tasks, and an unreachable worker. Each is registered by name."""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+
+from monitoring import selectors
+from monitoring.alerting.registry import register
+from monitoring.alerts import Alert, pool_alerts
+from nasui.health import check_health
+from storage.engine import get_engine
+from storage.models import ScrubTask, SnapshotTask
+from storage.zfs.base import ScrubStatus
+
+# Pool kinds come from the engine (live); the sample's copy would only lag behind it.
+ENGINE_KINDS = {"pool_health", "pool_full"}
+# A sample older than this means the sampler stopped: its figures prove nothing either way.
+STALE_SAMPLE_SECONDS = 600.0
+
+
+class SourceUnavailable(RuntimeError):
+    """The source cannot tell right now; its open alerts are kept."""
+
+
+def scrub_error_alert(pool: str, scan: ScrubStatus) -> list[Alert]:
+    """A finished scrub that found errors."""
+    if scan.function != "scrub" or scan.state != "finished" or scan.errors <= 0:
+        return []
+    return [
+        Alert(
+            "danger",
+            "scrub_errors",
+            pool,
+            f"Scrub of {pool} found {scan.errors} error{'s' if scan.errors != 1 else ''}",
+            f"The last scrub of {pool} read data that did not match its checksum and could not "
+            "repair all of it. Open the pool page for the damaged files and the disk at fault; "
+            "restore those files from a backup. The alert clears after a clean scrub.",
+        )
+    ]
+
+
+@register("pools")
+def pool_source() -> list[Alert]:
+    """Health and fullness of every pool, and errors found by its last scrub (live from ZFS)."""
+    engine = get_engine()
+    pools = engine.list_pools()
+    values = {f"pool.{p.name}.capacity": float(p.capacity) for p in pools}
+    found = pool_alerts(values, {p.name: p.health for p in pools})
+    for pool in pools:
+        found += scrub_error_alert(pool.name, engine.pool_status(pool.name).scan)
+    return found
+
+
+@register("figures")
+def figure_source() -> list[Alert]:
+    """Swap in use and the dedup trap, from the newest sample as the dashboard computes them."""
+    newest = selectors.latest_sample()
+    if newest is None or time.time() - newest.t > STALE_SAMPLE_SECONDS:
+        raise SourceUnavailable("no recent monitoring sample")
+    return [
+        Alert(**found)
+        for found in selectors.alert_list(settings.NASUI_DDT_ALERT_SHARE)
+        if found["kind"] not in ENGINE_KINDS
+    ]
+
+
+def snapshot_task_alert(task: SnapshotTask) -> Alert:
+    """The last run of a snapshot task failed."""
+    return Alert(
+        "danger",
+        "snapshot_task",
+        str(task),
+        f"Periodic snapshots of {task.dataset} failed",
+        f"The last run could not take or prune snapshots: {task.last_error} "
+        "Until it succeeds, no new restore points are made. The alert clears at the next "
+        "successful run.",
+    )
+
+
+def scrub_task_alert(task: ScrubTask) -> Alert:
+    """The last scheduled scrub check could not start a scrub."""
+    return Alert(
+        "warning",
+        "scrub_task",
+        task.pool,
+        f"Scheduled scrub of {task.pool} could not start",
+        f"{task.last_outcome} Without scrubs, silent damage is found late. The alert clears "
+        "at the next check that starts or skips a scrub normally.",
+    )
+
+
+@register("tasks")
+def task_source() -> list[Alert]:
+    """Enabled snapshot tasks whose last run failed, scrub tasks whose check could not start."""
+    failed = SnapshotTask.objects.filter(enabled=True).exclude(last_error="")
+    found = [snapshot_task_alert(t) for t in failed]
+    scrubs = ScrubTask.objects.filter(enabled=True, last_outcome__startswith="Could not start")
+    return found + [scrub_task_alert(t) for t in scrubs]
+
+
+@register("worker")
+def worker_source() -> list[Alert]:
+    """No worker answered within three heartbeat periods: jobs and periodic tasks stand still."""
+    health = check_health()
+    if health.worker:
+        return []
+    ago = health.worker_seconds_ago
+    since = f"for {ago:.0f} s" if ago is not None else "since the panel started"
+    if not health.redis:
+        since = "because Redis, which carries its work, does not answer"
+    return [
+        Alert(
+            "danger",
+            "worker",
+            "worker",
+            "The background worker is unreachable",
+            f"No worker has answered {since}. Jobs, periodic snapshots, scrubs, monitoring and "
+            "alert e-mails wait until it is back. Check the nasui-worker service and Redis.",
+        )
+    ]

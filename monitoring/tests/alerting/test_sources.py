@@ -1,0 +1,117 @@
+"""The built-in sources on the sandbox engine: pools, scrub errors, figures, tasks, worker."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import pytest
+
+from monitoring import alerts
+from monitoring.alerting import registry, sources
+from monitoring.alerting.models import AlertRecord
+from monitoring.alerting.tasks import alerts_evaluate
+from monitoring.models import Sample
+from nasui.health import record_worker_heartbeat
+from storage.engine import get_engine
+from storage.models import ScrubTask, SnapshotTask
+from storage.zfs.base import ScrubStatus
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_pool_over_90_percent_is_danger_over_80_a_warning() -> None:
+    def level(capacity: float) -> list[str]:
+        found = alerts.pool_alerts({"pool.tank.capacity": capacity}, {"tank": "ONLINE"})
+        return [a.level for a in found]
+
+    assert (level(80.0), level(81.0), level(90.0), level(91.0)) == (
+        [], ["warning"], ["warning"], ["danger"],
+    )  # fmt: skip
+
+
+def test_the_built_in_sources_are_registered() -> None:
+    assert {"pools", "figures", "tasks", "worker"} <= set(registry.SOURCES)
+
+
+def test_a_healthy_near_empty_pool_raises_nothing(tank) -> None:
+    assert sources.pool_source() == []
+
+
+def test_a_degraded_and_full_pool_is_reported_from_the_engine(tank, monkeypatch) -> None:
+    engine = get_engine()
+    (pool,) = engine.list_pools()
+    sick = replace(pool, health="DEGRADED", capacity=93)
+    monkeypatch.setattr(engine, "list_pools", lambda: [sick])
+    found = sources.pool_source()
+    assert [(a.kind, a.level, a.title) for a in found] == [
+        ("pool_health", "danger", "Pool tank is DEGRADED"),
+        ("pool_full", "danger", "Pool tank is 93% full"),
+    ]
+
+
+def test_a_finished_scrub_with_errors_is_reported(tank, monkeypatch) -> None:
+    engine = get_engine()
+    status = engine.pool_status("tank")
+    scan = ScrubStatus(state="finished", function="scrub", percent_done=100.0, errors=3)
+    monkeypatch.setattr(engine, "pool_status", lambda name: replace(status, scan=scan))
+    (found,) = sources.pool_source()
+    assert (found.kind, found.level, found.title) == (
+        "scrub_errors", "danger", "Scrub of tank found 3 errors",
+    )  # fmt: skip
+
+
+def test_a_running_scrub_or_a_resilver_is_not_a_scrub_error() -> None:
+    running = ScrubStatus(state="scanning", function="scrub", errors=2)
+    resilver = ScrubStatus(state="finished", function="resilver", errors=2)
+    assert sources.scrub_error_alert("tank", running) == []
+    assert sources.scrub_error_alert("tank", resilver) == []
+
+
+def test_swap_and_dedup_figures_come_from_the_newest_sample() -> None:
+    Sample.objects.create(t=time.time(), values={"swap.used": 2**30}, info={"health": {}})
+    (found,) = sources.figure_source()
+    assert found.kind == "swap"
+
+
+def test_a_stale_sample_makes_the_figures_source_unavailable() -> None:
+    Sample.objects.create(t=time.time() - 3600, values={"swap.used": 2**30})
+    with pytest.raises(sources.SourceUnavailable):
+        sources.figure_source()
+
+
+def test_failed_snapshot_and_scrub_tasks_are_reported_while_enabled() -> None:
+    SnapshotTask.objects.create(dataset="tank/home", last_error="Dataset does not exist.")
+    SnapshotTask.objects.create(dataset="tank/ok")
+    ScrubTask.objects.create(pool="tank", last_outcome="Could not start a scrub: pool busy")
+    ScrubTask.objects.create(pool="data", last_outcome="Scrub started.")
+    found = list(sources.task_source())
+    assert [(a.kind, a.subject, a.level) for a in found] == [
+        ("snapshot_task", "tank/home (auto-%Y-%m-%d_%H-%M)", "danger"),
+        ("scrub_task", "tank", "warning"),
+    ]
+    assert "Dataset does not exist." in found[0].text
+    SnapshotTask.objects.update(enabled=False)
+    assert [a.kind for a in sources.task_source()] == ["scrub_task"]
+
+
+def test_a_silent_worker_is_reported_and_a_heartbeat_clears_it() -> None:
+    (found,) = sources.worker_source()
+    assert (found.kind, found.level) == ("worker", "danger")
+    record_worker_heartbeat()
+    assert sources.worker_source() == []
+
+
+def test_the_beat_task_raises_alerts_and_survives_a_source_without_figures(tank) -> None:
+    SnapshotTask.objects.create(dataset="tank", last_error="No space left.")
+    alerts_evaluate()  # no sample yet: the figures source cannot answer, the rest can
+    assert list(AlertRecord.objects.values_list("kind", flat=True)) == ["snapshot_task"]
+
+
+def test_redis_down_is_named_in_the_worker_alert(monkeypatch) -> None:
+    def down(key: str) -> None:
+        raise ConnectionError("redis is gone")
+
+    monkeypatch.setattr("nasui.health.cache.get", down)
+    (found,) = sources.worker_source()
+    assert "Redis" in found.text
