@@ -9,6 +9,7 @@ RATIO = "x"
 PER_S = "/s"
 COUNT = "count"
 LOAD = "load"
+CELSIUS = "°C"
 
 _POOL_UNITS = {
     "size": BYTES,
@@ -36,6 +37,8 @@ def unit_of(metric: str) -> str:
         return PERCENT
     if metric.startswith("load."):
         return LOAD
+    if metric.startswith("disk.") and metric.endswith(".temperature"):
+        return CELSIUS
     if metric in ("swap.in", "swap.out"):
         return BYTES_PER_S
     if metric.startswith(("mem.", "swap.")) or metric in _ARC_BYTES:

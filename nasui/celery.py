@@ -29,6 +29,7 @@ def build_beat_schedule(
     monitoring_maintain_seconds: float = 60.0,
     snapshot_check_seconds: float = 30.0,
     alert_check_seconds: float = 60.0,
+    smart_refresh_seconds: float = 300.0,
 ) -> dict[str, dict[str, object]]:
     """The periodic work of the panel; each period comes from a NASUI_* setting."""
     schedule = {
@@ -42,6 +43,9 @@ def build_beat_schedule(
         "periodic-snapshots": beat_entry("storage.periodic_snapshots", snapshot_check_seconds),
         # the scrub tasks' slots are minutes too; a check is a few cheap zpool calls
         "scrub-check": beat_entry("storage.scrub_check", snapshot_check_seconds),
+        # smartctl is slow-ish and wakes nothing up: disks are read every few minutes, not 2 s
+        "smart-refresh": beat_entry("storage.smart_refresh", smart_refresh_seconds),
+        "smart-test-check": beat_entry("storage.smart_test_check", snapshot_check_seconds),
         # alerts are raised and cleared, and their mails sent, at most this late
         "alerts-evaluate": beat_entry("monitoring.alerts_evaluate", alert_check_seconds),
     }
@@ -63,4 +67,5 @@ def _install_beat_schedule(sender: Celery, **_: object) -> None:
         monitoring_maintain_seconds=settings.NASUI_MAINTAIN_SECONDS,
         snapshot_check_seconds=settings.NASUI_SNAPSHOT_CHECK_SECONDS,
         alert_check_seconds=getattr(settings, "NASUI_ALERT_CHECK_SECONDS", 60.0),
+        smart_refresh_seconds=getattr(settings, "NASUI_SMART_REFRESH_SECONDS", 300.0),
     )

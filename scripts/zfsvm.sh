@@ -14,6 +14,8 @@
 #   NASUI_ZFSVM_BOOT      boot watchdog in seconds: the guest must report ready by then (120)
 #   NASUI_ZFSVM_DISKS     number of blank virtio disks (default 8), NASUI_ZFSVM_DISK_SIZE (1G)
 #   NASUI_ZFSVM_MEM       guest memory in MiB (default 3072)
+#   NASUI_ZFSVM_SATA      1 (default) adds one emulated SATA disk (serial QMSATA0001, never
+#                         picked by the NASUI* tests) for SMART, and the host's smartctl; 0 omits it
 #   NASUI_ZFSVM_FWD       host forwards, e.g. "13260-:3260" (bound to 127.0.0.1)
 #   NASUI_ZFSVM_ISCSI_PORT   host port always forwarded to the guest's iSCSI port 3260 for the
 #                         host-side checks (default: a free port picked at boot)
@@ -228,7 +230,6 @@ boot() { # $1 = job script text ("" for an interactive shell); returns the job's
   OUT=${NASUI_ZFSVM_OUT:-$(mktemp -d -t nasui-zfsvm.XXXX)}
   mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)
   rm -f "$OUT"/rc "$OUT"/console.log "$OUT"/job.log "$OUT"/job.sh
-  [ -n "$job" ] && printf '%s\n' "$job" > "$OUT/job.sh"
   : > "$OUT/console.log"; : > "$OUT/job.log"
   trap cleanup EXIT
   trap 'log "interrupted"; exit 130' INT TERM
@@ -238,6 +239,8 @@ boot() { # $1 = job script text ("" for an interactive shell); returns the job's
     drives+=(-drive "file=$OUT/disk$i.img,format=raw,if=none,id=d$i,cache=unsafe"
       -device "virtio-blk-pci,drive=d$i,serial=NASUI$(printf %04d "$i")")
   done
+  [ "${NASUI_ZFSVM_SATA:-1}" = 1 ] && sata_disk "$kver"
+  [ -n "$job" ] && printf '%s\n' "$SATA_PRELUDE" "$job" > "$OUT/job.sh"
   for f in ${NASUI_ZFSVM_FWD:-}; do fwd+=",hostfwd=tcp:127.0.0.1:$f"; done
   # host-side iSCSI checks (LIO lane): one host port always reaches the guest's port 3260
   local hc_port=${NASUI_ZFSVM_ISCSI_PORT:-$(host_free_port)}
@@ -278,6 +281,29 @@ boot() { # $1 = job script text ("" for an interactive shell); returns the job's
   phase "VM stopped"
   [ -f "$OUT/rc" ] || { tail -n 30 "$OUT/console.log"; die "the VM ended without a result"; }
   return "$(cat "$OUT/rc")"
+}
+
+# --- SMART: one emulated SATA disk (qemu's ide-hd answers SMART; virtio disks do not) ------
+# Kept out of the cached recipe: the AHCI/sd modules and the host's own smartctl (Debian 12 on
+# both sides, its libraries are already in the guest) are staged in OUT at each boot, so adding
+# SMART did not rebuild the initramfs. The job's prelude loads them before the tests start.
+SATA_PRELUDE=""
+sata_disk() { # $1 = guest kernel version; appends to drives, sets SATA_PRELUDE
+  local smartctl mods
+  smartctl=$(command -v smartctl || echo /usr/sbin/smartctl)
+  [ -x "$smartctl" ] || { log "no smartctl on the host (apt-get install smartmontools): no SATA disk"; return 0; }
+  mods=$(modprobe -S "$1" --show-depends -a ahci sd_mod 2>/dev/null | awk '$1 == "insmod" { print $2 }' | awk '!seen[$0]++')
+  [ -n "$mods" ] || { log "no ahci/sd_mod modules for $1 on the host: no SATA disk"; return 0; }
+  mkdir -p "$OUT/sata"; rm -f "$OUT"/sata/*
+  cp "$smartctl" "$OUT/sata/smartctl"
+  local m list=""
+  for m in $mods; do cp "$m" "$OUT/sata/"; list+=" /mnt/out/sata/$(basename "$m")"; done
+  truncate -s 256M "$OUT/disk-sata0.img"
+  drives+=(-device ahci,id=ahci -drive "file=$OUT/disk-sata0.img,format=raw,if=none,id=sata0,cache=unsafe"
+    -device ide-hd,drive=sata0,bus=ahci.0,serial=QMSATA0001)
+  # insmod of a module already loaded says "File exists": harmless
+  SATA_PRELUDE="for m in$list; do insmod \$m 2>/dev/null; done; udevadm settle -t 30
+export PATH=\$PATH:/mnt/out/sata"
 }
 
 # --- host-side checks (LIO lane) -----------------------------------------------------------

@@ -75,3 +75,27 @@ class ScrubTask(models.Model):
 
     def __str__(self) -> str:
         return f"scrub {self.pool} every {self.threshold_days} days"
+
+
+class SmartTestTask(models.Model):
+    """A scheduled SMART self-test (short or long) of some disks, or of every disk."""
+
+    KINDS = [("short", "Short"), ("long", "Long")]
+
+    kind = models.CharField(max_length=5, choices=KINDS, default="short")
+    # Disk names (sda...); empty means every disk that answers SMART, at each run.
+    disks = models.JSONField(default=list, blank=True)
+    minutes = models.CharField(max_length=100, default="0")
+    hours = models.CharField(max_length=100, default="2")
+    days_of_week = models.CharField(max_length=100, default="sun")
+    enabled = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_slot = models.DateTimeField(null=True, blank=True)
+    last_run_at = models.DateTimeField(null=True, blank=True)
+    last_outcome = models.CharField(max_length=255, blank=True)
+
+    class Meta:
+        ordering = ["kind", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} SMART test of {', '.join(self.disks) or 'every disk'}"

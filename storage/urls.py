@@ -2,12 +2,16 @@
 
 from django.urls import path
 
-from storage.views import datasets, disk_ops, pools, scrub, snapshot_tasks, snapshots
+from storage.views import datasets, disk_ops, pools, scrub, smart, snapshot_tasks, snapshots
 
 app_name = "storage"
 urlpatterns = [
     path("", pools.index, name="index"),
     path("disks/", pools.disks, name="disks"),
+    path("disks/<str:name>/smart-test/", smart.smart_test, name="disk-smart-test"),
+    path("smart-tests/add/", smart.smart_task_create, name="smart-task-create"),
+    path("smart-tests/<int:pk>/edit/", smart.smart_task_edit, name="smart-task-edit"),
+    path("smart-tests/<int:pk>/delete/", smart.smart_task_delete, name="smart-task-delete"),
     path("pools/create/", pools.pool_create, name="pool-create"),
     path("pools/import/", pools.pool_import, name="pool-import"),
     path("pools/<str:name>/", pools.pool_detail, name="pool"),

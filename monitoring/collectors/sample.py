@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from monitoring.collectors import arc, cpu, memory, pool_io, pools
+from monitoring.collectors import arc, cpu, disk_temp, memory, pool_io, pools
 from monitoring.collectors.base import Counters, Metrics, NotAvailable, Reading
 from monitoring.collectors.rates import rates
 
@@ -32,6 +32,7 @@ class Sources:
     iostat: Callable[[], str | None] | None = None
     proc: str = "/proc"
     arcstats: str = arc.ARCSTATS
+    disk_temperatures: disk_temp.DiskTemperatures | None = None
 
 
 @dataclass
@@ -85,7 +86,15 @@ def _collectors(src: Sources, out: Sample) -> list[tuple[str, Callable[[], Readi
         ("swap_io", lambda: memory.read_vmstat(src.read_text(f"{src.proc}/vmstat"))),
         ("pools", lambda: _pools(src.pools, out.health)),
         ("pool_io", lambda: _pool_io(src.iostat)),
+        *_disk_temp(src),
     ]
+
+
+def _disk_temp(src: Sources) -> list[tuple[str, Callable[[], Reading]]]:
+    """Disk temperatures, where a SMART refresh feeds them (not in tests of /proc alone)."""
+    if src.disk_temperatures is None:
+        return []
+    return [("disk_temp", lambda: disk_temp.read_disk_temperatures(src.disk_temperatures))]
 
 
 def take_sample(

@@ -3,7 +3,7 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from storage.api import disk_views, scrub_views, snapshot_views, views
+from storage.api import disk_views, scrub_views, smart_views, snapshot_views, views
 
 router = DefaultRouter()
 router.register("disks", views.DiskViewSet, basename="disk")
@@ -12,6 +12,7 @@ router.register("datasets", views.DatasetViewSet, basename="dataset")
 router.register("zvols", views.ZvolViewSet, basename="zvol")
 router.register("snapshots", snapshot_views.SnapshotViewSet, basename="snapshot")
 router.register("snapshot-tasks", snapshot_views.SnapshotTaskViewSet, basename="snapshot-task")
+router.register("smart-tests", smart_views.SmartTaskViewSet, basename="smart-test")
 urlpatterns = [
     path("dedup-estimate/", views.DedupEstimateView.as_view(), name="dedup-estimate"),
     path(
@@ -20,5 +21,6 @@ urlpatterns = [
         name="scrub-schedule",
     ),
     *disk_views.urlpatterns,
+    *smart_views.urlpatterns,
     *router.urls,
 ]

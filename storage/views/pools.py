@@ -10,9 +10,10 @@ from django.views.decorators.http import require_POST
 
 from nasui.lib.units import format_bytes
 from nasui.pages import form_page
-from storage import scrub_services, selectors, services
+from storage import scrub_services, selectors, services, smart_selectors, smart_services
 from storage.engine import is_sandbox
 from storage.forms import ImportForm, PoolCreateForm
+from storage.models import SmartTestTask
 from storage.views.common import confirm_page, current_user, running_storage_jobs
 from storage.zfs import errors as zfs
 
@@ -28,8 +29,15 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 def disks(request: HttpRequest) -> HttpResponse:
-    """Whole disks, their size and what uses them."""
-    return render(request, "storage/disks.html", {"disks": selectors.disk_list()})
+    """Whole disks, what uses them, their SMART health and temperature, scheduled self-tests."""
+    rows = smart_selectors.disks_with_smart()
+    context = {
+        "rows": rows,
+        "temperature_chart": smart_selectors.temperature_chart(rows),
+        "smart_tasks": smart_services.smart_task_rows(),
+        "test_kinds": SmartTestTask.KINDS,
+    }
+    return render(request, "storage/disks.html", context)
 
 
 def _disk_choices() -> list[tuple[str, str]]:
