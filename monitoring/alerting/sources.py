@@ -1,5 +1,6 @@
 """The built-in alert sources: pools (health, fullness, scrub errors), figures (swap, the dedup
-trap), failed snapshot and scrub tasks, and an unreachable worker. Each is registered by name."""
+trap), disks (SMART failing, too hot), failed snapshot and scrub tasks, and an unreachable
+worker. Each is registered by name."""
 
 from __future__ import annotations
 
@@ -13,12 +14,15 @@ from monitoring.alerts import Alert, pool_alerts
 from nasui.health import check_health
 from storage.engine import get_engine
 from storage.models import ScrubTask, SnapshotTask
+from storage.smart_selectors import disks_with_smart
 from storage.zfs.base import ScrubStatus
 
 # Pool kinds come from the engine (live); the sample's copy would only lag behind it.
 ENGINE_KINDS = {"pool_health", "pool_full"}
 # A sample older than this means the sampler stopped: its figures prove nothing either way.
 STALE_SAMPLE_SECONDS = 600.0
+# Drive makers rate most disks for 0-60 °C; past 50 °C their failure rates climb.
+HOT_CELSIUS, TOO_HOT_CELSIUS = 50, 60
 
 
 class SourceUnavailable(RuntimeError):
@@ -121,3 +125,39 @@ def worker_source() -> list[Alert]:
             "alert e-mails wait until it is back. Check the nasui-worker service and Redis.",
         )
     ]
+
+
+@register("disks")
+def disk_source() -> list[Alert]:
+    """A disk whose SMART self-assessment fails, or that runs hot (from the cached reports)."""
+    found = []
+    for row in disks_with_smart():
+        report = row.smart
+        if report is None or not report.supported:
+            continue
+        name = row.disk.name
+        if report.health == "failed":
+            found.append(
+                Alert(
+                    "danger",
+                    "smart_failing",
+                    name,
+                    f"Disk {name} reports it is failing (SMART)",
+                    f"The disk's own health check failed ({report.model} {report.serial}). It may "
+                    "stop working at any time: replace it from its pool's page now, while the "
+                    "pool still has its other copies.",
+                )
+            )
+        if report.temperature is not None and report.temperature >= HOT_CELSIUS:
+            level = "danger" if report.temperature >= TOO_HOT_CELSIUS else "warning"
+            found.append(
+                Alert(
+                    level,
+                    "disk_hot",
+                    name,
+                    f"Disk {name} is at {report.temperature} °C",
+                    f"Disks wear out faster above {HOT_CELSIUS} °C. Check the fans and the air "
+                    "flow around the case, and that nothing blocks its vents.",
+                )
+            )
+    return found

@@ -31,7 +31,7 @@ def test_a_pool_over_90_percent_is_danger_over_80_a_warning() -> None:
 
 
 def test_the_built_in_sources_are_registered() -> None:
-    assert {"pools", "figures", "tasks", "worker"} <= set(registry.SOURCES)
+    assert {"pools", "figures", "disks", "tasks", "worker"} <= set(registry.SOURCES)
 
 
 def test_a_healthy_near_empty_pool_raises_nothing(tank) -> None:
@@ -115,3 +115,39 @@ def test_redis_down_is_named_in_the_worker_alert(monkeypatch) -> None:
     monkeypatch.setattr("nasui.health.cache.get", down)
     (found,) = sources.worker_source()
     assert "Redis" in found.text
+
+
+def smart_override(disk: str, **figures: object) -> None:
+    """Make a sandbox disk answer SMART with these figures."""
+    from storage import smart_selectors
+    from storage.zfs.sandbox.smart import SandboxSmart
+
+    source = smart_selectors.smart_source()
+    assert isinstance(source, SandboxSmart)
+    source.set_override(disk, **figures)
+    smart_selectors.forget(disk)
+
+
+def test_a_failing_or_hot_disk_raises_and_a_cool_one_does_not(sandbox) -> None:
+    assert sources.disk_source() == []  # the sandbox's disks answer as qemu's: 31 °C, passed
+    smart_override("sda", health="failed")
+    smart_override("sdb", temperature=52)
+    smart_override("sdc", temperature=63)
+    smart_override("sdd", supported=False)
+    found = {(a.kind, a.subject): a.level for a in sources.disk_source()}
+    assert found == {
+        ("smart_failing", "sda"): "danger",
+        ("disk_hot", "sdb"): "warning",
+        ("disk_hot", "sdc"): "danger",
+    }
+
+
+def test_a_failing_disk_is_raised_through_the_evaluation_and_clears(sandbox) -> None:
+    smart_override("sda", health="failed")
+    alerts_evaluate()
+    record = AlertRecord.objects.get(key="smart_failing:sda", cleared_at=None)
+    assert record.level == "danger"
+    smart_override("sda", health="passed")
+    alerts_evaluate()
+    record.refresh_from_db()
+    assert record.cleared_at is not None
