@@ -66,6 +66,6 @@ def _install_beat_schedule(sender: Celery, **_: object) -> None:
         sample_seconds=settings.NASUI_SAMPLE_SECONDS,
         monitoring_maintain_seconds=settings.NASUI_MAINTAIN_SECONDS,
         snapshot_check_seconds=settings.NASUI_SNAPSHOT_CHECK_SECONDS,
-        alert_check_seconds=getattr(settings, "NASUI_ALERT_CHECK_SECONDS", 60.0),
-        smart_refresh_seconds=getattr(settings, "NASUI_SMART_REFRESH_SECONDS", 300.0),
+        alert_check_seconds=settings.NASUI_ALERT_CHECK_SECONDS,
+        smart_refresh_seconds=settings.NASUI_SMART_REFRESH_SECONDS,
     )

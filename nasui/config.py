@@ -52,6 +52,8 @@ class Config:
     maintain_seconds: float
     ddt_alert_share: float
     snapshot_check_seconds: float = 30.0  # how often periodic snapshot tasks are checked
+    alert_check_seconds: float = 60.0  # how often alerts are raised, cleared and mailed
+    smart_refresh_seconds: float = 300.0  # how often every disk's SMART is read
 
 
 def _env(values: Mapping[str, str]) -> environ.Env:
@@ -156,6 +158,8 @@ def load_config(values: Mapping[str, str]) -> Config:
         sample_seconds=_positive_float(env, "NASUI_SAMPLE_SECONDS", 2.0),
         maintain_seconds=_positive_float(env, "NASUI_MAINTAIN_SECONDS", 60.0),
         snapshot_check_seconds=_positive_float(env, "NASUI_SNAPSHOT_CHECK_SECONDS", 30.0),
+        alert_check_seconds=_positive_float(env, "NASUI_ALERT_CHECK_SECONDS", 60.0),
+        smart_refresh_seconds=_positive_float(env, "NASUI_SMART_REFRESH_SECONDS", 300.0),
         ddt_alert_share=_share(env, "NASUI_DDT_ALERT_SHARE", 0.25),
     )
 
