@@ -22,8 +22,9 @@ def test_stop_asks_first_then_stops_smbd_and_start_brings_it_back(logged_in, smb
 
     page.on("dialog", answer)
     page.get_by_role("list", name="Main").get_by_role("link", name="Services").click()
+    page.wait_for_url("**/services/")
     row = page.locator('tr[data-service="smb"]')
-    assert row.get_by_text("running").is_visible()
+    row.get_by_text("running").wait_for()  # the click navigates: wait for the new page
     assert (
         row.get_by_role("switch", name="Start SMB at boot").get_attribute("aria-checked") == "true"
     )
