@@ -81,10 +81,20 @@ def nfs_engine() -> NfsEngine | None:
 
 def apply_configuration() -> None:
     """Give the accounts, the SMB server and the NFS server the database's state."""
+    _apply_smb()
+    _apply_nfs()
+
+
+def _apply_smb() -> None:
+    """The accounts and smb.conf, as the database has them."""
     try:
         smb_engine().apply(build_smb_state(port=settings.NASUI_SMB_PORT))
     except (SmbEngineError, ValueError) as exc:
         raise FilesApplyError(f"The SMB server refused the change: {exc}") from exc
+
+
+def _apply_nfs() -> None:
+    """The exports file, as the database has it (where the panel drives an NFS server)."""
     try:
         nfs = nfs_engine()
         if nfs is not None:
@@ -128,7 +138,11 @@ def supervise_once(*, first: bool = False) -> bool:
     """
     engine = smb_engine()
     if first:
-        apply_configuration()
+        _apply_smb()
+        try:
+            _apply_nfs()
+        except FilesApplyError:  # the exports must not keep SMB down: the Services page says
+            log.exception("the NFS exports could not be applied at boot")
         _nfs_first_check()
         wanted = smb_switch().first_check(enabled=SmbSettings.load().start_at_boot)
         if not wanted or engine.is_running():

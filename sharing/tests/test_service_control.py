@@ -56,6 +56,8 @@ def smbd(monkeypatch, boot) -> FakeDaemon:
     double = FakeDaemon()
     monkeypatch.setattr(files_runtime, "smb_engine", lambda: double)
     monkeypatch.setattr(files_runtime, "apply_configuration", lambda: None)
+    monkeypatch.setattr(files_runtime, "_apply_smb", lambda: None)
+    monkeypatch.setattr(files_runtime, "_apply_nfs", lambda: None)
     return double
 
 
@@ -147,6 +149,19 @@ def test_a_users_smb_stop_ends_with_the_boot(smbd, boot):
 def test_the_first_check_starts_an_enabled_nfs_server_with_its_exports(smbd, nfsd):
     files_runtime.supervise_once(first=True)
     assert nfsd.calls == ["start", "apply"]
+
+
+def test_refused_nfs_exports_at_boot_do_not_keep_smb_down(smbd, nfsd, monkeypatch):
+    refused: list[str] = []
+
+    def refuse() -> None:
+        refused.append("nfs")
+        raise files_runtime.FilesApplyError("The NFS server refused the change: exportfs")
+
+    monkeypatch.setattr(files_runtime, "_apply_nfs", refuse)
+    assert files_runtime.supervise_once(first=True) is True
+    assert refused == ["nfs"]  # the exports were tried at boot, and failed
+    assert smbd.running
 
 
 def test_the_first_check_stops_a_disabled_nfs_server_its_unit_started(smbd, nfsd):
