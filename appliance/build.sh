@@ -1,7 +1,8 @@
 #!/bin/bash
 # appliance/build.sh - build the nasui appliance: a bootable USB disk image (GPT, GRUB for BIOS and
 # UEFI) with Debian bookworm, the Debian kernel plus the OpenZFS module built by the ZFS VM lane,
-# zfsutils-linux, LIO tools, tgt, Samba, Redis, nginx-light and the panel in a venv.
+# zfsutils-linux, LIO tools, tgt, Samba, the kernel NFS server, Redis, nginx-light and the panel in
+# a venv.
 #
 #   appliance/build.sh            # build (or reuse cached layers), write var/appliance/nasui.img
 #
@@ -31,14 +32,17 @@ PKGS=(systemd-sysv udev kmod dbus iproute2 iputils-ping procps util-linux e2fspr
   initramfs-tools zstd openssl ca-certificates less nano
   zfsutils-linux targetcli-fb python3-rtslib-fb tgt redis-server nginx-light
   python3 python3-venv
-  samba samba-vfs-modules libnss-wrapper)
-# Kernel module trees nobody needs on a NAS appliance (the full tree is ~400 MiB).
+  samba samba-vfs-modules libnss-wrapper
+  nfs-kernel-server)
+# Kernel module trees nobody needs on a NAS appliance (the full tree is ~400 MiB). fs/nfsd (the
+# NFS server) stays, with what it needs outside it: net/sunrpc (sunrpc, auth_rpcgss), fs/lockd,
+# fs/nfs_common (grace, nfs_acl); exportfs is built in. fs/nfs (the client) goes.
 TRIM_MODS=(drivers/gpu drivers/media drivers/net/wireless drivers/infiniband drivers/staging
   drivers/iio drivers/isdn drivers/bluetooth net/bluetooth net/wireless net/mac80211 sound
   drivers/input/touchscreen drivers/hwmon drivers/comedi drivers/net/can net/can
   drivers/net/ethernet/mellanox drivers/net/ethernet/chelsio drivers/net/ethernet/qlogic
   drivers/mtd drivers/platform/chrome drivers/thunderbolt drivers/firewire fs/ocfs2 fs/gfs2
-  fs/xfs fs/btrfs fs/nfs fs/nfsd fs/ceph fs/smb fs/cifs fs/dlm drivers/scsi/lpfc drivers/scsi/qla2xxx
+  fs/xfs fs/btrfs fs/nfs fs/ceph fs/smb fs/cifs fs/dlm drivers/scsi/lpfc drivers/scsi/qla2xxx
   drivers/scsi/mpi3mr drivers/scsi/megaraid drivers/net/usb drivers/usb/gadget)
 # The root partition has a fixed size so that a later release's root file system fits in it
 # (appliance/upgrade.sh writes only that partition); the build fails if the content outgrows it.
@@ -119,6 +123,10 @@ build_base() { # $1 = output tar.zst
   local d
   for d in "${TRIM_MODS[@]}"; do rm -rf "$root/lib/modules/$KVER/kernel/$d"; done
   depmod -b "$root" "$KVER"
+  local m
+  for m in nfsd sunrpc lockd grace nfs_acl auth_rpcgss; do  # the NFS server's modules stayed
+    grep -q "/$m\.ko" "$root/lib/modules/$KVER/modules.dep" || die "kernel module $m was trimmed"
+  done
   cmp -s "$VMLINUZ" "$root/boot/vmlinuz-$KVER" || die "the lane's kernel differs from linux-image-$KVER"
   phase "initramfs (MODULES=most, zstd)"
   chroot "$root" update-initramfs -u -k "$KVER" >/dev/null
@@ -184,6 +192,10 @@ LABEL=NASUI_DATA /var/lib/nasui ext4 noatime,nofail,x-systemd.device-timeout=60s
 EOF
   mkdir -p "$root/var/lib/nasui"
   mkdir -p "$root/etc/target"  # LIO's target core keeps persistent-reservation files here
+  # The panel's exports file (/etc/exports.d/nasui.exports) and versions drop-in
+  # (/etc/nfs.conf.d/nasui.conf) live on the root fs: on a fresh root (an upgrade) the SMB
+  # supervisor's first check writes them again from the database (see nasui-smb.service).
+  mkdir -p "$root/etc/exports.d" "$root/etc/nfs.conf.d"
   # ZFS records the hostid of the system that imported a pool and will not import it on a
   # system with another one: keep it on the data partition so that an upgraded root (another
   # Debian layer, another random /etc/hostid) still imports the pools at boot.
@@ -202,6 +214,9 @@ EOF
     zfs-mount.service zfs.target zfs-import.target nasui-setup.service nasui-web.service \
     nasui-worker.service nasui-iscsi.service nasui-smb.service zfs-volume-wait.service nginx.service \
     redis-server.service nasui-report.timer >/dev/null 2>&1
+  # The kernel NFS server (NASUI_NFS=kernel): NFSv4 on port 2049; rpcbind (port 111, pulled in by
+  # nfs-server.service) for NFSv3 when the panel turns it on. ZFS's own sharenfs is not used.
+  systemctl --root="$root" enable nfs-server.service rpcbind.socket >/dev/null 2>&1
   sed -i 's/^save .*/# save disabled by nasui: the broker needs no persistence/; $a save ""' \
     "$root/etc/redis/redis.conf"
   # One nginx worker is plenty for one admin's browser, and 2 cores would otherwise mean two.

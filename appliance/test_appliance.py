@@ -1,7 +1,7 @@
 """End-to-end test of the appliance image: boot it in qemu and drive it from the host.
 
 Run with `make test-appliance` (it builds the image first). Only the REST API, the login page and
-real iSCSI and SMB clients are used; the guest is never entered. Environment (all optional):
+real iSCSI, SMB and NFS clients are used; the guest is never entered. Environment (all optional):
 NASUI_APPLIANCE_IMAGE (default var/appliance/nasui.img), NASUI_APPLIANCE_FIRMWARE (bios or uefi),
 NASUI_APPLIANCE_BOOT_TIMEOUT (seconds until /health/ must answer, default 300).
 Helpers live in appliance/testlib/, the shared VM fixtures in appliance/conftest.py.
@@ -26,6 +26,8 @@ from appliance.testlib.config import (
     DISKS,
     FIRMWARE,
     INITIATOR,
+    NFS_NETWORK,
+    NFS_PATH,
     PATTERN,
     RELEASE,
     REPO,
@@ -39,6 +41,7 @@ from appliance.testlib.config import (
 )
 from appliance.testlib.image import ext4_bytes, gpt_partition, run_script
 from appliance.testlib.iscsi import assert_reads_back, iscsi, iscsi_url, qemu_io
+from appliance.testlib.nfs import assert_nfs_reads_back
 from appliance.testlib.panel import api, login
 from appliance.testlib.poll import poll
 from appliance.testlib.smb import assert_owned_by, assert_smb_reads_back, fetch, smb_client
@@ -262,6 +265,25 @@ def test_smb_share_write_and_read(vm: VM, state: ResultDict) -> None:
     assert "NT_STATUS_LOGON_FAILURE" in wrong.output, wrong.output
 
 
+def test_nfs_export_reads_the_smb_file(vm: VM, state: ResultDict) -> None:
+    """The SMB share's dataset exported over NFS to the host's network: the kernel's nfsd serves
+    it on port 2049, and libnfs (NFSv4) reads the file SMB wrote, byte-identical, as its owner."""
+    client = api(vm, state)
+    status, users = client.api("GET", "/api/sharing/users/")
+    assert status == 200, users
+    rows = users["results"] if isinstance(users, dict) else users
+    user = next(row for row in rows if row["username"] == SMB_USER)
+    status, group = client.api("GET", f"/api/sharing/groups/{user['group']}/")
+    assert status == 200, group
+    state["smb_gid"] = int(group["gid"])
+    payload = {"path": NFS_PATH, "networks": [NFS_NETWORK], "comment": "appliance test"}
+    status, export = client.api("POST", "/api/sharing/nfs/shares/", payload)  # applied at once
+    assert status == 201, export
+    assert export["dataset"] == "tank/family", export
+    assert export["networks"] == [NFS_NETWORK], export
+    assert_nfs_reads_back(vm, state, timeout=120)
+
+
 def test_memory_report(vm: VM, state: ResultDict) -> None:
     """The console report of the panel's resident memory (web, worker + beat, Redis; nginx)."""
     match = vm.wait_console(r"NASUI_REPORT .*", 240)
@@ -272,11 +294,13 @@ def test_memory_report(vm: VM, state: ResultDict) -> None:
     assert "inactive" not in match.group(0), match.group(0)
     assert "failed" not in match.group(0), match.group(0)
     assert "nasui-smb=active" in match.group(0), match.group(0)  # the SMB supervisor and smbd
+    assert "nfs-server=active" in match.group(0), match.group(0)  # the kernel NFS server's unit
     state["rss"] = int(total.group(1))
 
 
 def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
-    """Power off (ACPI), boot again: the pool, the target, the SMB user and the data are back."""
+    """Power off (ACPI), boot again: the pool, the target, the SMB user, the NFS export and the
+    data are back."""
     seconds = vm.shutdown()
     print(f"\nclean power-off: {seconds:.1f}s")
     vm.start()
@@ -289,6 +313,7 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
     assert pool["health"] == "ONLINE", pool
     assert_reads_back(vm, state)
     assert_smb_reads_back(vm, state)
+    assert_nfs_reads_back(vm, state)  # nfs-server exported the panel's file again at boot
     assert "admin password" in vm.console.read_text(errors="replace")
 
 
@@ -308,7 +333,8 @@ def test_data_partition_fills_the_stick(vm: VM) -> None:
 
 
 def test_upgrade_keeps_the_data_partition(vm: VM, state: ResultDict) -> None:
-    """A new release's root written by appliance/upgrade.sh: login, pool, target, SMB, data stay."""
+    """A new release's root written by appliance/upgrade.sh: login, pool, target, SMB, NFS, data
+    stay."""
     next_out = REPO / "var" / "appliance-next"
     env = {**os.environ, "NASUI_APPLIANCE_OUT": str(next_out), "NASUI_APPLIANCE_RELEASE": RELEASE}
     build = run_script(["bash", "appliance/build.sh"], env)
@@ -328,6 +354,8 @@ def test_upgrade_keeps_the_data_partition(vm: VM, state: ResultDict) -> None:
     assert_reads_back(vm, state)
     # The new root has a fresh /etc/passwd: the SMB account is made again from the data partition.
     assert_smb_reads_back(vm, state)
+    # ... and no exports file: nasui-smb's first check writes it again from the database.
+    assert_nfs_reads_back(vm, state)
 
 
 def test_upgrade_refuses_what_is_not_a_nasui_stick(tmp_path: Path) -> None:
