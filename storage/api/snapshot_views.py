@@ -38,9 +38,10 @@ class SnapshotViewSet(ListViewSet):
     """Snapshots of datasets and zvols; ZFS is the source of truth."""
 
     lookup_field = "name"
-    # A snapshot's short name has no "/", so "<name>/rollback/" never reads as one long name.
-    # (The @ part is optional here only so that a malformed name gets a clear 404.)
-    lookup_value_regex = "[^@]+@?[^/@]*"
+    # A snapshot's short name has no "/", so "<name>/rollback/" never reads as one long name;
+    # the @ is required, or "tank/rollback/" would read as a snapshot named "tank/rollback"
+    # (whose POST would be a 405). A name without @ is a 404 like any unknown address.
+    lookup_value_regex = "[^@]+@[^/@]+"
 
     @extend_schema(
         parameters=[s.SnapshotListQuerySerializer], responses=s.SnapshotSerializer(many=True)

@@ -83,7 +83,9 @@ def test_a_snapshot_by_its_name_with_and_without_url_encoding(api, home, encode)
 
 def test_a_missing_or_malformed_snapshot_is_a_404(api, home):
     assert api.get(f"{BASE}tank/home@nope/").status_code == 404
-    assert "not a snapshot name" in api.get(f"{BASE}tank/home/").json()["detail"]
+    assert api.get(f"{BASE}tank/home/").status_code == 404  # no @: not a snapshot's address
+    # ...nor is "<dataset>/rollback/" a snapshot named "tank/home/rollback" (was a 405)
+    assert api.post(f"{BASE}tank/home/rollback/", {}, content_type=JSON).status_code == 404
     assert api.post(f"{BASE}tank/home@nope/rollback/", {}, content_type=JSON).status_code == 404
 
 
