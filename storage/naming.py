@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 
 from storage.zfs.snapshots import snapshot_name_problem
 
@@ -35,8 +35,12 @@ def render(schema: str, moment: datetime) -> str:
 
 def matches(schema: str, name: str) -> bool:
     """True when `name` is one this schema makes (a user's own names never are)."""
+    return slot_of(schema, name) is not None
+
+
+def slot_of(schema: str, name: str) -> datetime | None:
+    """The UTC time a name of this schema was made for, or None when the schema did not make it."""
     try:
-        datetime.strptime(name, schema)
+        return datetime.strptime(name, schema).replace(tzinfo=UTC)
     except ValueError:
-        return False
-    return True
+        return None

@@ -13,14 +13,13 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from storage import naming
+from storage import naming, pruning
 from storage import validation as v
 from storage.engine import get_engine
 from storage.models import SnapshotTask
 from storage.periodic import claim, save_changes, zone
-from storage.schedule import Schedule, ScheduleError, due, expired, lifetime
+from storage.schedule import Schedule, ScheduleError, due, lifetime
 from storage.zfs import errors as zfs
-from storage.zfs.base import Snapshot
 from storage.zfs.snapshots import TASK_PROPERTY
 
 log = logging.getLogger(__name__)
@@ -115,29 +114,14 @@ def snapshot_task_run(*, task: SnapshotTask, slot: datetime, now: datetime) -> s
     return task.last_snapshot
 
 
-def _prunable(task: SnapshotTask, snapshot: Snapshot) -> bool:
-    """Made by this task (stamp and name), with nothing that keeps it."""
-    return (
-        snapshot.task == str(task.pk)
-        and naming.matches(task.naming_schema, snapshot.short_name)
-        and not snapshot.holds
-        and not snapshot.clones
-    )
-
-
 def prune(task: SnapshotTask, now: datetime) -> int:
     """Destroy this task's expired snapshots (never a user's, another task's, held or cloned)."""
     engine = get_engine()
+    found = engine.list_snapshots(task.dataset, recursive=task.recursive)
     keep = lifetime(task.lifetime_value, task.lifetime_unit)
-    mine = [s for s in engine.list_snapshots(task.dataset, recursive=task.recursive)
-            if _prunable(task, s)]  # fmt: skip
-    by_dataset: dict[str, list[tuple[str, datetime]]] = {}
-    for snap in mine:
-        created = datetime.fromtimestamp(snap.created, tz=now.tzinfo)
-        by_dataset.setdefault(snap.dataset, []).append((snap.short_name, created))
-    count = 0
-    for dataset, pairs in by_dataset.items():
-        old = expired(pairs, keep, now)
-        engine.destroy_snapshots(dataset, old)
-        count += len(old)
-    return count
+    old = pruning.expired(
+        found, task_id=str(task.pk), schema=task.naming_schema, keep=keep, now=now
+    )
+    for dataset, names in old.items():
+        engine.destroy_snapshots(dataset, names)
+    return sum(len(names) for names in old.values())
