@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,7 @@ from appliance.testlib.nfs import assert_nfs_reads_back
 from appliance.testlib.panel import api, login
 from appliance.testlib.poll import poll
 from appliance.testlib.smb import assert_owned_by, assert_smb_reads_back, fetch, smb_client
+from appliance.testlib.snapshots import DATASET, EVERY_MINUTE, made_since, task_snapshots
 from appliance.testlib.vm import VM, booted
 
 
@@ -284,6 +286,19 @@ def test_nfs_export_reads_the_smb_file(vm: VM, state: ResultDict) -> None:
     assert_nfs_reads_back(vm, state, timeout=120)
 
 
+def test_a_periodic_snapshot_task_runs(vm: VM, state: ResultDict) -> None:
+    """A task taking a snapshot of the shared dataset every minute, made through the API: beat
+    (a thread of the worker) runs it within its first minutes."""
+    task = {"dataset": DATASET, **EVERY_MINUTE, "lifetime_value": 1, "lifetime_unit": "day"}
+    status, made = api(vm, state).api("POST", "/api/storage/snapshot-tasks/", task)
+    assert status == 201, made
+    state["snapshot_task"] = made["id"]
+    started = datetime.now(UTC) - timedelta(minutes=1)
+    first = made_since(vm, state, started, timeout=180)
+    assert first, task_snapshots(vm, state)
+    assert first[0]["name"].startswith(f"{DATASET}@auto-"), first
+
+
 def test_memory_report(vm: VM, state: ResultDict) -> None:
     """The console report of the panel's resident memory (web, worker + beat, Redis; nginx)."""
     match = vm.wait_console(r"NASUI_REPORT .*", 240)
@@ -301,6 +316,7 @@ def test_memory_report(vm: VM, state: ResultDict) -> None:
 def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
     """Power off (ACPI), boot again: the pool, the target, the SMB user, the NFS export and the
     data are back."""
+    powered_off = datetime.now(UTC)
     seconds = vm.shutdown()
     print(f"\nclean power-off: {seconds:.1f}s")
     vm.start()
@@ -315,6 +331,8 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
     assert_smb_reads_back(vm, state)
     assert_nfs_reads_back(vm, state)  # nfs-server exported the panel's file again at boot
     assert "admin password" in vm.console.read_text(errors="replace")
+    # The task configured before the reboot keeps running after it.
+    assert made_since(vm, state, powered_off, timeout=180), task_snapshots(vm, state)
 
 
 def test_data_partition_fills_the_stick(vm: VM) -> None:
