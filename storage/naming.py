@@ -15,12 +15,20 @@ ALLOWED = {"%Y", "%m", "%d", "%H", "%M", "%S", "%y", "%j"}
 _CODE = re.compile(r"%.")
 
 
+def codes_problem(schema: str) -> str | None:
+    """Why the strftime fields of `schema` cannot be used, or None when they can."""
+    unknown = sorted(set(_CODE.findall(schema)) - ALLOWED)
+    if unknown:
+        return f"{', '.join(unknown)} cannot be used; use {', '.join(sorted(ALLOWED))}."
+    return None
+
+
 def schema_problem(schema: str) -> str | None:
     """Why `schema` cannot name a task's snapshots, or None when it can."""
     codes = set(_CODE.findall(schema))
-    unknown = sorted(codes - ALLOWED)
+    unknown = codes_problem(schema)
     if unknown:
-        return f"{', '.join(unknown)} cannot be used; use {', '.join(sorted(ALLOWED))}."
+        return unknown
     missing = [code for code in REQUIRED if code not in codes]
     if missing:
         return f"Include {', '.join(missing)} so that every run gets its own name."

@@ -27,7 +27,7 @@ class SnapshotCreateForm(StyledForm):
     name = forms.CharField(
         required=False,
         max_length=200,
-        help_text="Left empty: manual-<date>, e.g. manual-2026-01-31_09-30-00.",
+        help_text="Left empty: manual-<date>. Fields such as %Y%m%d-%H%M are filled in (UTC).",
     )
     recursive = forms.BooleanField(
         required=False, label="Recursive: also snapshot every dataset inside it, atomically"

@@ -7,13 +7,13 @@ and nothing is changed when one is refused.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from storage import naming, usage
 from storage import snapshot_selectors as selectors
-from storage import usage
 from storage import validation as v
 from storage.engine import get_engine
 from storage.errors import to_validation_error
@@ -44,7 +44,7 @@ def snapshot_create(
 ) -> Snapshot:
     """Take a snapshot now (of the whole tree, atomically, when recursive)."""
     dataset = _dataset(dataset)
-    name = name.strip() or timezone.localtime(now).strftime(MANUAL_SCHEMA)
+    name = _rendered(name, now or timezone.now())
     problem = snapshot_name_problem(name)
     if problem:
         raise v.fail("name", problem)
@@ -55,6 +55,17 @@ def snapshot_create(
     except zfs.ZfsError as exc:
         raise to_validation_error(exc) from exc
     return selectors.snapshot_get(f"{dataset}@{name}")
+
+
+def _rendered(name: str, now: datetime) -> str:
+    """The name as given, or with its strftime fields filled in UTC (manual-<date> if empty)."""
+    text = name.strip() or MANUAL_SCHEMA
+    if "%" not in text:
+        return text
+    problem = naming.codes_problem(text)
+    if problem:
+        raise v.fail("name", problem)
+    return naming.render(text, now.astimezone(UTC))
 
 
 def _blockers(snapshot: Snapshot) -> str | None:

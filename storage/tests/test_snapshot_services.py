@@ -166,3 +166,16 @@ def test_diff_says_what_changed_and_refuses_zvols(home: Path, tank) -> None:
     with pytest.raises(ValidationError) as caught:
         snapshot_selectors.snapshot_diff("tank/vm@a")
     assert "disk image" in errors(caught)["snapshot"][0]
+
+
+def test_a_name_may_carry_strftime_fields_filled_in_utc(home: Path) -> None:
+    from datetime import UTC, datetime
+
+    moment = datetime(2026, 11, 23, 18, 30, tzinfo=UTC)
+    made = snapshot_services.snapshot_create(
+        dataset="tank/home", name="pre-%Y%m%d-%H%M", now=moment
+    )
+    assert made.short_name == "pre-20261123-1830"
+    with pytest.raises(ValidationError) as caught:
+        snapshot_services.snapshot_create(dataset="tank/home", name="x-%A")
+    assert "%A cannot be used" in errors(caught)["name"][0]
