@@ -11,7 +11,7 @@ from django.utils import timezone
 from storage import selectors, smart_selectors
 from storage import validation as v
 from storage.models import SmartTestTask
-from storage.periodic import claim, zone
+from storage.periodic import claim, save_changes, zone
 from storage.schedule import Schedule, ScheduleError, due
 from storage.zfs.smart import TEST_KINDS, SmartError
 
@@ -43,12 +43,8 @@ def schedule_of(task: SmartTestTask) -> Schedule:
     return Schedule.from_fields(task.minutes, task.hours, task.days_of_week)
 
 
-def _apply(task: SmartTestTask, values: dict[str, Any]) -> SmartTestTask:
-    """Set, check and save the task's fields."""
-    for key, value in values.items():
-        if key not in FIELDS:
-            raise v.fail(key, "Unknown field.")
-        setattr(task, key, value.strip() if isinstance(value, str) else value)
+def _check(task: SmartTestTask) -> None:
+    """The kind, the disks (sorted, once each) and the schedule, each error on its field."""
     if task.kind not in TEST_KINDS:
         raise v.fail("kind", "Choose a short or a long test.")
     task.disks = sorted(set(task.disks or []))
@@ -59,8 +55,11 @@ def _apply(task: SmartTestTask, values: dict[str, Any]) -> SmartTestTask:
         schedule_of(task)
     except ScheduleError as exc:
         raise v.fail(exc.field, exc.message) from exc
-    task.save()
-    return task
+
+
+def _apply(task: SmartTestTask, values: dict[str, Any]) -> SmartTestTask:
+    """Check the changed task on a copy, then save it (a refusal leaves `task` as it was)."""
+    return save_changes(task, values, FIELDS, _check)
 
 
 def smart_task_create(**values: Any) -> SmartTestTask:

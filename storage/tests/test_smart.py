@@ -182,3 +182,15 @@ def test_the_celery_tasks_are_registered() -> None:
 
     app.loader.import_default_modules()
     assert {"storage.smart_refresh", "storage.smart_test_check"} <= set(app.tasks)
+
+
+def test_a_refused_edit_leaves_the_task_object_as_it_was(sandbox) -> None:
+    from django.core.exceptions import ValidationError
+
+    task = smart_services.smart_task_create(kind="short", minutes="0", hours="3", days_of_week="*")
+    with pytest.raises(ValidationError):
+        smart_services.smart_task_update(task=task, hours="4", disks=["nope"])
+    assert (task.hours, task.disks) == ("3", [])
+    smart_services.smart_task_update(task=task, disks=["sdb", "sda", "sdb"])
+    task.refresh_from_db()
+    assert task.disks == ["sda", "sdb"]  # sorted, once each
