@@ -35,7 +35,7 @@ def test_a_mirror_side_offers_offline_detach_replace_and_attach(admin_client, mi
     page = admin_client.get("/storage/pools/m/disks/sda/").content.decode()
     for words in ("Take offline", "Detach from the mirror", "Replace sda", "Mirror sda"):
         assert words in page
-    assert "sdc (" in page  # a free disk to pick
+    assert "sdc · " in page  # a free disk to pick
 
 
 def test_offline_asks_first_then_the_pool_runs_degraded(admin_client, mirror) -> None:

@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 
+from nasui.lib.units import format_bytes
 from nasui.models import Job
 from nasui.pages import form_page
 from storage import selectors
@@ -33,6 +34,15 @@ def dataset_or_404(name: str) -> selectors.Dataset:
         return selectors.dataset_get(name)
     except zfs.DatasetNotFound as exc:
         raise Http404(f"No dataset or zvol named {name}") from exc
+
+
+def free_disk_choices() -> list[tuple[str, str]]:
+    """Disks no pool or file system uses, labelled with size and model, for the selects."""
+    return [
+        (d.name, f"{d.name} · {format_bytes(d.size)}{f' · {d.model}' if d.model else ''}")
+        for d in selectors.disk_list()
+        if d.free
+    ]
 
 
 def pool_url(name: str) -> str:

@@ -11,12 +11,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from nasui.lib.units import format_bytes
 from nasui.models import Job
 from nasui.pages import form_page
 from storage import disk_services, selectors
 from storage.disk_forms import GrowForm, NewDiskForm
-from storage.views.common import confirm_page, current_user
+from storage.views.common import confirm_page, current_user, free_disk_choices, pool_url
 from storage.zfs import errors as zfs
 from storage.zfs.base import PoolStatus
 from storage.zfs.devices import find_leaf
@@ -29,19 +28,6 @@ def _status(pool: str) -> PoolStatus:
         raise Http404(f"No pool named {pool}") from exc
 
 
-def _free_choices() -> list[tuple[str, str]]:
-    """Unused disks, with their sizes, for the selects."""
-    return [
-        (row.name, f"{row.name} ({format_bytes(row.size)}{', ' + row.model if row.model else ''})")
-        for row in selectors.disk_list()
-        if row.free
-    ]
-
-
-def _pool_url(pool: str) -> str:
-    return reverse("storage:pool", kwargs={"name": pool})
-
-
 def disk_page(request: HttpRequest, name: str, disk: str) -> HttpResponse:
     """What can be done with one disk of the pool, given where it sits."""
     status = _status(name)
@@ -50,14 +36,15 @@ def disk_page(request: HttpRequest, name: str, disk: str) -> HttpResponse:
     except zfs.DeviceNotFound as exc:
         raise Http404(f"No disk {disk} in pool {name}") from exc
     spares = [s.name for s in status.spares if s.state == "AVAIL"]
-    choices = [(s, f"{s} (hot spare of {name})") for s in spares] + _free_choices()
+    free = free_disk_choices()
+    choices = [(s, f"{s} (hot spare of {name})") for s in spares] + free
     context = {
         "pool": name,
         "disk": leaf,
         "section": section,
         "parent": parent,
         "replace_form": NewDiskForm(choices=choices),
-        "attach_form": NewDiskForm(choices=_free_choices()),
+        "attach_form": NewDiskForm(choices=free),
         "can_attach": section == "data" and (parent is None or parent.type == "mirror"),
         "can_detach": parent is not None and parent.type in ("mirror", "replacing", "spare"),
         "can_replace": section in ("data", "logs"),
@@ -74,7 +61,7 @@ def _run(request: HttpRequest, name: str, disk: str, action: Any, done: str) -> 
         messages.error(request, " ".join(exc.messages))
         return redirect("storage:pool-disk", name=name, disk=disk)
     messages.success(request, f"{result.title}: started." if isinstance(result, Job) else done)
-    return redirect(_pool_url(name))
+    return redirect(pool_url(name))
 
 
 # verb, what it means, what the pool page then says: each asked for on a confirmation page.
@@ -123,7 +110,7 @@ def disk_action(request: HttpRequest, name: str, disk: str, action: str) -> Http
         explanation=explanation,
         action=run,
         done=done.format(disk=disk, pool=name),
-        then=_pool_url(name),
+        then=pool_url(name),
         cancel=reverse("storage:pool-disk", kwargs={"name": name, "disk": disk}),
     )
 
@@ -148,7 +135,7 @@ def disk_with_new(request: HttpRequest, name: str, disk: str, action: str) -> Ht
 def pool_grow(request: HttpRequest, name: str) -> HttpResponse:
     """Add a data vdev, spares, a log or a cache to the pool."""
     status = _status(name)
-    form = GrowForm(request.POST or None, choices=_free_choices())
+    form = GrowForm(request.POST or None, choices=free_disk_choices())
 
     def save(data: dict[str, Any]) -> str:
         user = current_user(request)
@@ -170,5 +157,5 @@ def pool_grow(request: HttpRequest, name: str) -> HttpResponse:
         template="storage/pool_grow.html",
         context=context,
         done=lambda text: text,
-        then=_pool_url(name),
+        then=pool_url(name),
     )

@@ -8,13 +8,17 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from nasui.lib.units import format_bytes
 from nasui.pages import form_page
 from storage import scrub_services, selectors, services, smart_selectors, smart_services
 from storage.engine import is_sandbox
 from storage.forms import ImportForm, PoolCreateForm
 from storage.models import SmartTestTask
-from storage.views.common import confirm_page, current_user, running_storage_jobs
+from storage.views.common import (
+    confirm_page,
+    current_user,
+    free_disk_choices,
+    running_storage_jobs,
+)
 from storage.zfs import errors as zfs
 
 
@@ -40,17 +44,9 @@ def disks(request: HttpRequest) -> HttpResponse:
     return render(request, "storage/disks.html", context)
 
 
-def _disk_choices() -> list[tuple[str, str]]:
-    return [
-        (d.name, f"{d.name} · {format_bytes(d.size)}{f' · {d.model}' if d.model else ''}")
-        for d in selectors.disk_list()
-        if d.free
-    ]
-
-
 def pool_create(request: HttpRequest) -> HttpResponse:
     """Pick a name, a layout and free disks; creation runs as a job."""
-    form = PoolCreateForm(request.POST or None, disk_choices=_disk_choices())
+    form = PoolCreateForm(request.POST or None, disk_choices=free_disk_choices())
     return form_page(
         request,
         form,
