@@ -36,6 +36,11 @@ def scrub_task_get(pool: str) -> ScrubTask:
     """The pool's scrub task (made with the defaults on first use)."""
     if pool not in {p.name for p in get_engine().list_pools()}:
         raise v.fail("pool", f"There is no pool named “{pool}”.")
+    return scrub_task_of(pool)
+
+
+def scrub_task_of(pool: str) -> ScrubTask:
+    """The scrub task of a pool the caller knows exists (made with the defaults if new)."""
     task, _ = ScrubTask.objects.get_or_create(pool=pool)
     return task
 

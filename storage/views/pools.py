@@ -68,7 +68,7 @@ def pool_detail(request: HttpRequest, name: str) -> HttpResponse:
         "pool": detail.pool,
         "rows": selectors.dataset_tree(name),
         "jobs": running_storage_jobs(),
-        "scrub_task": (scrub_task := scrub_services.scrub_task_get(name)),
+        "scrub_task": (scrub_task := scrub_services.scrub_task_of(detail.pool.name)),
         "next_check": scrub_services.next_check(scrub_task),
     }
     return render(request, "storage/pool_detail.html", context)
