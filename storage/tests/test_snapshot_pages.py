@@ -2,34 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from django.utils import timezone
 
-from storage import services, snapshot_selectors, snapshot_services, snapshot_task_services
+from storage import services, snapshot_services, snapshot_task_services
 from storage.engine import get_engine
 from storage.models import SnapshotTask
+from storage.tests.snapshot_helpers import names, snap
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def home(tank) -> Path:
-    """tank/home with a file in it."""
-    services.dataset_create(parent="tank", name="home")
-    root = Path(get_engine().get_dataset("tank/home").mountpoint or "")
-    (root / "notes.txt").write_text("v1")
-    return root
-
-
-def names(dataset: str = "tank/home") -> list[str]:
-    return [s.short_name for s in snapshot_selectors.snapshot_list(dataset)]
-
-
-def snap(*short: str, dataset: str = "tank/home") -> None:
-    for name in short:
-        snapshot_services.snapshot_create(dataset=dataset, name=name)
 
 
 def test_the_list_shows_an_empty_state_with_a_button(admin_client, home):

@@ -9,26 +9,14 @@ from django.core.exceptions import ValidationError
 
 from storage import services, snapshot_selectors, snapshot_services
 from storage.engine import get_engine
+from storage.tests.snapshot_helpers import names
 from storage.usage import Holder, register_holder_checker, unregister_holder_checker
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def home(tank) -> Path:
-    """tank/home with a file in it."""
-    services.dataset_create(parent="tank", name="home")
-    root = Path(get_engine().get_dataset("tank/home").mountpoint or "")
-    (root / "notes.txt").write_text("v1")
-    return root
-
-
 def errors(caught: pytest.ExceptionInfo[ValidationError]) -> dict[str, list[str]]:
     return caught.value.message_dict
-
-
-def names(dataset: str = "tank/home") -> list[str]:
-    return [s.short_name for s in snapshot_selectors.snapshot_list(dataset)]
 
 
 def test_a_manual_snapshot_gets_a_dated_name_when_none_is_given(home: Path) -> None:
