@@ -1,17 +1,20 @@
-"""What periodic tasks share: the panel's time zone and claiming a scheduled slot once."""
+"""What periodic tasks share: the panel's time zone, their due slots (each claimed once), the
+next ones for the pages, and saving an edit checked on a copy."""
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from storage import validation as v
+from storage.schedule import Schedule, due
 
 M = TypeVar("M", bound=models.Model)
 
@@ -21,6 +24,16 @@ class Periodic(Protocol):
 
     pk: int
     last_slot: datetime | None
+
+
+class Scheduled(Periodic, Protocol):
+    """A periodic task row that can be switched off and runs only for slots after its creation."""
+
+    enabled: bool
+    created_at: datetime
+
+
+S = TypeVar("S", bound=Scheduled)
 
 
 def zone() -> ZoneInfo:
@@ -35,6 +48,25 @@ def claim(model: type[models.Model], task: Periodic, slot: datetime) -> bool:
         return False
     task.last_slot = slot
     return True
+
+
+def claimed_slots(
+    tasks: Iterable[S], schedule_of: Callable[[S], Schedule], now: datetime
+) -> Iterator[tuple[S, datetime]]:
+    """The enabled tasks whose slot has come at `now`, each slot claimed for this run."""
+    for task in tasks:
+        if not task.enabled:
+            continue
+        slot = due(
+            schedule_of(task), last_run=task.last_slot, since=task.created_at, now=now, tz=zone()
+        )
+        if slot is not None and claim(type(task), task, slot):  # type: ignore[arg-type]
+            yield task, slot
+
+
+def next_slots(schedule: Schedule, count: int = 1) -> list[datetime]:
+    """The schedule's next slots from now, for the pages and the API."""
+    return schedule.upcoming(timezone.now(), zone(), count)
 
 
 def save_changes(

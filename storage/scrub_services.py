@@ -15,8 +15,8 @@ from storage import services
 from storage import validation as v
 from storage.engine import get_engine
 from storage.models import ScrubTask
-from storage.periodic import claim, save_changes, zone
-from storage.schedule import Schedule, ScheduleError, due
+from storage.periodic import claimed_slots, next_slots, save_changes
+from storage.schedule import Schedule, ScheduleError
 from storage.zfs import errors as zfs
 
 log = logging.getLogger(__name__)
@@ -75,7 +75,7 @@ def last_scrub(pool: str) -> datetime | None:
 
 def next_check(task: ScrubTask) -> datetime | None:
     """The task's next check, for the pool page."""
-    found = schedule_of(task).upcoming(timezone.now(), zone(), 1)
+    found = next_slots(schedule_of(task))
     return found[0] if found else None
 
 
@@ -83,11 +83,7 @@ def run_due_scrubs(now: datetime | None = None) -> list[str]:
     """Check every pool whose slot has come; the pools a scrub was started on."""
     now = now or timezone.now()
     started = []
-    for task in scrub_tasks():
-        slot = due(schedule_of(task), last_run=task.last_slot, since=task.created_at, now=now,
-                   tz=zone()) if task.enabled else None  # fmt: skip
-        if slot is None or not claim(ScrubTask, task, slot):
-            continue
+    for task, _slot in claimed_slots(scrub_tasks(), schedule_of, now):
         if scrub_check(task, now):
             started.append(task.pool)
     return started

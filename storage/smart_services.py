@@ -11,8 +11,8 @@ from django.utils import timezone
 from storage import selectors, smart_selectors
 from storage import validation as v
 from storage.models import SmartTestTask
-from storage.periodic import claim, save_changes, zone
-from storage.schedule import Schedule, ScheduleError, due
+from storage.periodic import claimed_slots, next_slots, save_changes
+from storage.schedule import Schedule, ScheduleError
 from storage.zfs.smart import TEST_KINDS, SmartError
 
 log = logging.getLogger(__name__)
@@ -79,7 +79,7 @@ def smart_task_delete(*, task: SmartTestTask) -> None:
 
 def next_run(task: SmartTestTask) -> datetime | None:
     """The task's next run, for the page and the API (None while off)."""
-    found = schedule_of(task).upcoming(timezone.now(), zone(), 1) if task.enabled else []
+    found = next_slots(schedule_of(task)) if task.enabled else []
     return found[0] if found else None
 
 
@@ -87,11 +87,7 @@ def run_due_smart_tests(now: datetime | None = None) -> list[str]:
     """Start the self-tests whose slot has come; the disks a test was started on."""
     now = now or timezone.now()
     started: list[str] = []
-    for task in SmartTestTask.objects.filter(enabled=True):
-        slot = due(schedule_of(task), last_run=task.last_slot, since=task.created_at, now=now,
-                   tz=zone())  # fmt: skip
-        if slot is None or not claim(SmartTestTask, task, slot):
-            continue
+    for task, _slot in claimed_slots(SmartTestTask.objects.filter(enabled=True), schedule_of, now):
         started += smart_task_run(task, now)
     return started
 

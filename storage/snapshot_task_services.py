@@ -17,8 +17,8 @@ from storage import naming, pruning
 from storage import validation as v
 from storage.engine import get_engine
 from storage.models import SnapshotTask
-from storage.periodic import claim, save_changes, zone
-from storage.schedule import Schedule, ScheduleError, due, lifetime
+from storage.periodic import claimed_slots, next_slots, save_changes
+from storage.schedule import Schedule, ScheduleError, lifetime
 from storage.zfs import errors as zfs
 from storage.zfs.snapshots import TASK_PROPERTY
 
@@ -77,19 +77,14 @@ def snapshot_task_delete(*, task: SnapshotTask) -> None:
 
 def next_runs(task: SnapshotTask, count: int = 3) -> list[datetime]:
     """The task's next slots, for the page."""
-    return schedule_of(task).upcoming(timezone.now(), zone(), count)
+    return next_slots(schedule_of(task), count)
 
 
 def run_due_tasks(now: datetime | None = None) -> list[str]:
     """Run every enabled task whose slot has come; the snapshots made."""
     now = now or timezone.now()
     made = []
-    for task in SnapshotTask.objects.filter(enabled=True):
-        slot = due(
-            schedule_of(task), last_run=task.last_slot, since=task.created_at, now=now, tz=zone()
-        )
-        if slot is None or not claim(SnapshotTask, task, slot):
-            continue
+    for task, slot in claimed_slots(SnapshotTask.objects.filter(enabled=True), schedule_of, now):
         name = snapshot_task_run(task=task, slot=slot, now=now)
         if name:
             made.append(name)
