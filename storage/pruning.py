@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from storage import naming
+from storage import naming, schedule
 from storage.zfs.snapshots import Snapshot
 
 
@@ -29,11 +29,10 @@ def expired(
     snapshots: Iterable[Snapshot], *, task_id: str, schema: str, keep: timedelta, now: datetime
 ) -> dict[str, list[str]]:
     """dataset -> short names of this task's snapshots past their lifetime at `now`."""
-    found: dict[str, list[str]] = {}
+    slots: dict[str, list[tuple[str, datetime]]] = {}
     for snapshot in snapshots:
-        if not own_and_free(snapshot, task_id, schema):
-            continue
         slot = naming.slot_of(schema, snapshot.short_name)
-        if slot is not None and slot + keep <= now:
-            found.setdefault(snapshot.dataset, []).append(snapshot.short_name)
-    return found
+        if slot is not None and own_and_free(snapshot, task_id, schema):
+            slots.setdefault(snapshot.dataset, []).append((snapshot.short_name, slot))
+    found = {dataset: schedule.expired(pairs, keep, now) for dataset, pairs in slots.items()}
+    return {dataset: names for dataset, names in found.items() if names}
