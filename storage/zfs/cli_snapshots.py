@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from storage.zfs.argv import property_args
-from storage.zfs.errors import InvalidProperty
+from storage.zfs.errors import InvalidProperty, NewerSnapshots
 from storage.zfs.names import check_dataset_name
 from storage.zfs.parse.snapshots import (
     SNAPSHOT_COLUMNS,
@@ -62,7 +62,12 @@ class SnapshotCommands:
     def rollback(self, snapshot: str, *, destroy_newer: bool = False) -> None:
         """`zfs rollback [-r] DATASET@SNAP`; never -R (that would destroy clones)."""
         check_snapshot_name(snapshot)
-        self.run(["zfs", "rollback", *(["-r"] if destroy_newer else []), snapshot])
+        try:
+            self.run(["zfs", "rollback", *(["-r"] if destroy_newer else []), snapshot])
+        except NewerSnapshots as refused:
+            dataset = snapshot.split("@", 1)[0]
+            refused.creation_order = [s.name for s in self.list_snapshots(dataset)]
+            raise
 
     def clone(
         self, snapshot: str, target: str, *, properties: Mapping[str, str] | None = None

@@ -60,10 +60,15 @@ class HasClones(HasChildren):
 class NewerSnapshots(ZfsError):
     """A rollback needs newer snapshots destroyed first; `names` lists them."""
 
+    creation_order: Sequence[str] = ()
+
     @property
     def names(self) -> list[str]:
-        """The newer snapshots (and bookmarks) OpenZFS listed."""
-        return listed_names(self.stderr)
+        """The newer snapshots (and bookmarks) OpenZFS listed, oldest first when known."""
+        # OpenZFS lists them in its snapshot directory's hash order, which varies from one
+        # dataset to the next; the engine supplies the creation order (bookmarks go last).
+        rank = {name: index for index, name in enumerate(self.creation_order)}
+        return sorted(listed_names(self.stderr), key=lambda n: rank.get(n, len(rank)))
 
 
 class SnapshotNotFound(DatasetNotFound):

@@ -141,6 +141,22 @@ def test_a_refused_rollback_raises_with_the_newer_snapshots(fixture_text) -> Non
     assert caught.value.names == ["sx/d@two", "sx/d@three"]
 
 
+def test_newer_snapshots_come_oldest_first_whatever_order_openzfs_lists_them() -> None:
+    # OpenZFS walks its snapshot directory in hash order; seen in the VM as three before two.
+    stderr = (
+        "cannot rollback to 'sx/d@one': more recent snapshots or bookmarks exist\n"
+        "use '-r' to force deletion of the following snapshots and bookmarks:\n"
+        "sx/d#mark\nsx/d@three\nsx/d@two\n"
+    )
+    listing = "".join(
+        f"sx/d@{n}\t1795459565\t0\t106496\t0\t-\t-\n" for n in ("one", "two", "three")
+    )
+    runner = ScriptedRunner(responses={("zfs", "rollback"): fail(stderr), ("zfs", "list"): listing})
+    with pytest.raises(errors.NewerSnapshots) as caught:
+        CliZfsEngine(runner).rollback("sx/d@one")
+    assert caught.value.names == ["sx/d@two", "sx/d@three", "sx/d#mark"]
+
+
 @pytest.mark.parametrize(
     "bad", ["tank/d", "tank/d@", "tank/d@with space", "tank/d@a/b", "tank/d@..", "tank/d@a@b"]
 )
