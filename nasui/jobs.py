@@ -6,6 +6,7 @@ import functools
 import logging
 import os
 import socket
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,14 @@ from nasui.models import Job
 
 log = logging.getLogger(__name__)
 WORKER_LOST = "The worker running this job stopped before it finished (killed or restarted)."
+CANCELLED = "Cancelled at the user's request."
+# How often progress() asks the database whether the user cancelled: often enough to stop
+# within a second, rarely enough that a chatty job does not hammer SQLite.
+CANCEL_CHECK_SECONDS = 0.5
+
+
+class JobCancelled(Exception):
+    """Raised inside a job's body when the user asked it to stop; clean up in `finally`."""
 
 
 def this_process() -> str:
@@ -53,6 +62,7 @@ class JobReporter:
 
     def __init__(self, job_id: int) -> None:
         self.job_id = job_id
+        self._checked_at = 0.0
 
     def _update(self, **fields: Any) -> None:
         Job.objects.filter(pk=self.job_id).update(**fields)
@@ -60,6 +70,19 @@ class JobReporter:
     def progress(self, percent: int, message: str = "") -> None:
         """Record how far the job has got (0-100) and what it is doing."""
         self._update(progress=max(0, min(100, int(percent))), message=message[:500])
+        now = time.monotonic()
+        if now - self._checked_at >= CANCEL_CHECK_SECONDS:
+            self._checked_at = now
+            if self.cancel_requested():
+                raise JobCancelled(CANCELLED)
+
+    def cancel_requested(self) -> bool:
+        """Whether the user asked this job to stop."""
+        return Job.objects.filter(pk=self.job_id, cancel_requested=True).exists()
+
+    def cancelled(self) -> None:
+        """Mark the job cancelled (its body has stopped and cleaned up)."""
+        self._update(status=Job.Status.CANCELLED, error=CANCELLED, finished_at=timezone.now())
 
     def started(self) -> None:
         """Mark the job running, in this process."""
@@ -84,9 +107,15 @@ def job_task(name: str) -> Callable[[Callable[..., Any]], Any]:
         @functools.wraps(body)
         def run(job_id: int, **kwargs: Any) -> None:
             reporter = JobReporter(job_id)
+            if reporter.cancel_requested():  # cancelled while still queued: never start
+                reporter.cancelled()
+                return
             reporter.started()
             try:
                 result = body(reporter, **kwargs)
+            except JobCancelled:
+                reporter.cancelled()
+                return
             except Exception as exc:  # the job's row is where failures are reported
                 log.exception("job %s (%s) failed", job_id, name)
                 reporter.failed(str(exc) or exc.__class__.__name__)

@@ -15,8 +15,9 @@ class Job(models.Model):
         RUNNING = "running", "Running"
         SUCCEEDED = "succeeded", "Succeeded"
         FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
 
-    FINISHED = (Status.SUCCEEDED, Status.FAILED)
+    FINISHED = (Status.SUCCEEDED, Status.FAILED, Status.CANCELLED)
 
     kind = models.CharField(max_length=64, help_text="What the job does, e.g. pool.create.")
     title = models.CharField(max_length=200, help_text="A human sentence naming the work.")
@@ -33,6 +34,10 @@ class Job(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     # host:pid of the process running the job, so a job whose worker died can be failed.
     worker = models.CharField(max_length=300, blank=True)
+    # A job that checks for a cancel between steps (and cleans up after itself) says so when
+    # it starts; the others (a pool being created) run to the end once started.
+    cancellable = models.BooleanField(default=False)
+    cancel_requested = models.BooleanField(default=False)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -46,6 +51,11 @@ class Job(models.Model):
     def is_finished(self) -> bool:
         """True once the job has succeeded or failed."""
         return self.status in self.FINISHED
+
+    @property
+    def can_cancel(self) -> bool:
+        """True while a cancellable job may still be asked to stop."""
+        return self.cancellable and not self.is_finished and not self.cancel_requested
 
 
 class ApiToken(models.Model):

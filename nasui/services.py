@@ -44,7 +44,13 @@ def api_token_revoke(*, user: User, token_id: int) -> ApiToken:
 
 
 def job_start(
-    *, kind: str, title: str, task: Any, user: User | AnonymousUser | None = None, **arguments: Any
+    *,
+    kind: str,
+    title: str,
+    task: Any,
+    user: User | AnonymousUser | None = None,
+    cancellable: bool = False,
+    **arguments: Any,
 ) -> Job:
     """Record a job and hand it to a worker once the row is committed."""
     job = Job.objects.create(
@@ -52,7 +58,21 @@ def job_start(
         title=title,
         arguments=arguments,
         created_by=user if isinstance(user, User) else None,
+        cancellable=cancellable,
     )
     # on_commit: the worker must find the row when it picks the message up.
     transaction.on_commit(lambda: task.delay(job.pk, **arguments))
+    return job
+
+
+def job_cancel(*, job: Job) -> Job:
+    """Ask a running or queued job to stop; it stops at its next step and cleans up."""
+    if job.is_finished:
+        raise ValidationError(
+            {"job": [f"This job has already {job.get_status_display().lower()}."]}
+        )
+    if not job.cancellable:
+        raise ValidationError({"job": ["This job cannot be cancelled once started."]})
+    Job.objects.filter(pk=job.pk).update(cancel_requested=True)
+    job.refresh_from_db()
     return job

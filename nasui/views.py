@@ -9,6 +9,8 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -72,6 +74,7 @@ def job_self_test(request: HttpRequest) -> HttpResponse:
             title="Self-test",
             task=tasks.self_test,
             user=_user(request),
+            cancellable=True,
             steps=form.cleaned_data["steps"],
         )
         messages.success(request, "Self-test job started.")
@@ -133,3 +136,26 @@ def health(request: HttpRequest) -> JsonResponse:
     """Database, Redis and worker state, for supervisors; 503 when something is down."""
     report = check_health()
     return JsonResponse(report.as_dict(), status=200 if report.ok else 503)
+
+
+@require_POST
+def job_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ask a job to stop; htmx gets the job's row back, a plain form the page it came from."""
+    job = get_object_or_404(selectors.job_list(), pk=pk)
+    try:
+        job = services.job_cancel(job=job)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, f"Asked “{job.title}” to stop.")
+    if is_partial(request):
+        return render(request, "jobs/list.html#row", {"job": job})
+    return redirect(_next_or_jobs(request))
+
+
+def _next_or_jobs(request: HttpRequest) -> str:
+    """The page a form came from (its `next` field, on this site only), else the jobs page."""
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return target
+    return reverse("jobs")

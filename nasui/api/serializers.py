@@ -26,6 +26,8 @@ class JobSerializer(serializers.ModelSerializer[Job]):
             "arguments",
             "result",
             "error",
+            "cancellable",
+            "cancel_requested",
             "created_by",
             "created_at",
             "started_at",

@@ -51,6 +51,14 @@ class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
             title="Self-test",
             task=tasks.self_test,
             user=request.user,
+            cancellable=True,
             steps=params.validated_data["steps"],
         )
+        return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(request=None, responses={202: JobSerializer})
+    @action(detail=True, methods=["post"])
+    def cancel(self, request: Request, pk: str | None = None) -> Response:
+        """Ask a cancellable job to stop: it stops at its next step and cleans up after itself."""
+        job = services.job_cancel(job=self.get_object())
         return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
