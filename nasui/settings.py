@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "storage",
     "sharing",
     "monitoring",
+    "advisor",
 ]
 
 MIDDLEWARE = [

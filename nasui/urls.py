@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from advisor.api.urls import urlpatterns as advisor_api_urls
 from monitoring.alerting.api_urls import urlpatterns as alerts_api_urls
 from monitoring.api.urls import urlpatterns as monitoring_api_urls
 from nasui import views
@@ -25,6 +26,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("sharing/iscsi/", include((sharing_api_urls, "sharing-api"))),
     path("sharing/", include((files_api_urls, "files-api"))),
     path("services/", include((services_api_urls, "services-api"))),
+    path("advisor/", include((advisor_api_urls, "advisor-api"))),
     path("", include(api_urls.urlpatterns)),
 ]
 
@@ -36,6 +38,7 @@ urlpatterns = [
     path("jobs/", views.job_list, name="jobs"),
     path("jobs/self-test/", views.job_self_test, name="jobs-self-test"),
     path("jobs/<int:pk>/row/", views.job_row, name="jobs-row"),
+    path("jobs/<int:pk>/cancel/", views.job_cancel, name="jobs-cancel"),
     path("settings/", views.settings_page, name="settings"),
     path("settings/tokens/", views.api_token_create, name="api-token-create"),
     path("settings/tokens/<int:pk>/revoke/", views.api_token_revoke, name="api-token-revoke"),
@@ -54,6 +57,7 @@ urlpatterns = [
     path("services/", include("sharing.services_urls")),
     path("monitoring/", include("monitoring.urls")),
     path("alerts/", include("monitoring.alerting.urls")),
+    path("advisor/", include("advisor.urls")),
     # The docs page is HTML: an anonymous visitor is sent to the login page like any other page.
     path(
         "api/docs/",

@@ -1,0 +1,1 @@
+"""The advisor's REST API."""

@@ -1,0 +1,10 @@
+"""The advisor app."""
+
+from django.apps import AppConfig
+
+
+class AdvisorConfig(AppConfig):
+    """"Try it on my data": estimates, settings benchmarks and fio runs."""
+
+    name = "advisor"
+    default_auto_field = "django.db.models.BigAutoField"

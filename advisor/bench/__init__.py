@@ -1,0 +1,1 @@
+"""Measuring settings on scratch datasets and running fio (plain Python, no Django)."""

@@ -1,0 +1,1 @@
+"""Estimating compression and dedup from samples of the data (plain Python, no Django)."""
