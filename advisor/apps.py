@@ -4,7 +4,7 @@ from django.apps import AppConfig
 
 
 class AdvisorConfig(AppConfig):
-    """"Try it on my data": estimates, settings benchmarks and fio runs."""
+    """The "Try it on my data" app: estimates, settings benchmarks and fio runs."""
 
     name = "advisor"
     default_auto_field = "django.db.models.BigAutoField"

@@ -12,6 +12,7 @@ NAV = [
     ("services:index", "Services"),
     ("monitoring:index", "Monitoring"),
     ("alerts:index", "Alerts"),
+    ("advisor:index", "Try my data"),
     ("jobs", "Jobs"),
     ("settings", "Settings"),
 ]
