@@ -11,7 +11,7 @@ class JobSerializer(serializers.ModelSerializer[Job]):
     """A job as scripts see it."""
 
     created_by: serializers.SlugRelatedField[Job] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
+        slug_field="username", read_only=True, allow_null=True
     )
 
     class Meta:

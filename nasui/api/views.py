@@ -26,6 +26,7 @@ class NasuiApiRoot(APIRootView):
         response.data["storage"] = reverse("storage-api:api-root", request=request)
         response.data["monitoring"] = reverse("monitoring-api:api-root", request=request)
         response.data["sharing/iscsi"] = reverse("sharing-api:api-root", request=request)
+        response.data["advisor"] = reverse("advisor-api:api-root", request=request)
         for name in ("schema", "docs"):
             response.data[name] = reverse(f"api-{name}", request=request)
         return response
