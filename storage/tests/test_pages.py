@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from nasui.lib.units import format_bytes
 from storage import selectors, services
@@ -54,6 +55,34 @@ def test_the_dedup_estimate_appears_only_when_dedup_is_on(admin_client, tank):
     assert "Dedup needs RAM" not in off.content.decode()
     assert "Dedup needs RAM" in on.content.decode()
     assert "268435456 dedup-table entries" in on.content.decode()
+
+
+def test_a_new_datasets_dedup_estimate_is_sized_for_the_pool_not_a_terabyte(admin_client, tank):
+    body = admin_client.get("/storage/dedup-estimate/?dedup=on&parent=tank").content.decode()
+    assert "the free space of tank" in body
+    assert "1 TiB" not in body
+    assert "Try it on my data" in body
+    assert 'data-testid="dedup-measured"' not in body
+
+
+def test_the_dedup_estimate_shows_what_the_advisor_measured_on_the_data(admin_client, tank):
+    from nasui.models import Job
+
+    result = {
+        "dedup": {"ratio": 1.5, "unique_blocks": 4000, "ddt_bytes": 1_200_000,
+                  "verdict": "worth", "reason": "It saves far more than it costs."},
+        "zdb": {"ratio": 1.49},
+    }  # fmt: skip
+    job = Job.objects.create(
+        kind="advisor.estimate", title="e", status=Job.Status.SUCCEEDED, result=result,
+        arguments={"source": "tank"}, finished_at=timezone.now(),
+    )  # fmt: skip
+    body = admin_client.get("/storage/dedup-estimate/?dedup=on&parent=tank").content.decode()
+    assert 'data-testid="dedup-measured" data-verdict="worth"' in body
+    assert "1.50\u00d7" in body
+    assert "4000 unique blocks" in body
+    assert "zdb -S on the pool said 1.49\u00d7" in body
+    assert f"/advisor/runs/{job.pk}/" in body
 
 
 def test_pool_creation_form_names_the_disk_rule(admin_client, sandbox):

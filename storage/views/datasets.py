@@ -21,6 +21,7 @@ from storage.forms import (
     ZvolPropertiesForm,
 )
 from storage.views.common import confirm_page, dataset_or_404, pool_url
+from storage.zfs import errors as zfs
 from storage.zfs.base import Dataset
 
 # The inheritable properties the edit forms show as "inherit" unless set on the dataset itself.
@@ -191,19 +192,42 @@ def dataset_delete(request: HttpRequest, name: str) -> HttpResponse:
 
 
 def dedup_estimate(request: HttpRequest) -> HttpResponse:
-    """The dedup RAM estimate as a fragment, shown when a form's dedup choice is on."""
+    """The dedup RAM estimate as a fragment, shown when a form's dedup choice is on: measured
+    on the data when the advisor has looked at it, else for the data there is room for."""
     dedup = request.GET.get("dedup", "off")
     context: dict[str, Any] = {"show": dedup in ("on", "verify")}
     if context["show"]:
-        parent = request.GET.get("parent", "") or request.GET.get("name", "")
-        pool = parent.split("/", 1)[0] or None
-        try:
-            data_bytes = v.parse_size(request.GET.get("size") or "1T")
-        except ValidationError:
-            data_bytes = 1024**4
-        block = int(request.GET.get("volblocksize") or request.GET.get("recordsize") or 0)
-        block = block or v.DEFAULT_RECORDSIZE
+        name = request.GET.get("name", "")
+        place = request.GET.get("parent", "") or name
+        pool = place.split("/", 1)[0] or None
+        block = _int_or_zero(request.GET.get("volblocksize") or request.GET.get("recordsize"))
+        data_bytes, basis = _dedup_data_size(request.GET.get("size", ""), name, pool)
         context["estimate"] = selectors.dedup_estimate(
-            pool=pool, data_bytes=data_bytes, block_size=block
+            pool=pool, data_bytes=data_bytes, block_size=block or v.DEFAULT_RECORDSIZE
         )
+        context["basis"] = basis
+        context["measured"] = selectors.measured_dedup(place) if place else None
+        context["place"] = place
+        # An existing zvol's form sends its volblocksize: the advisor reads it as a zvol.
+        zvol = bool(name and request.GET.get("volblocksize"))
+        context["place_kind"] = "zvol" if zvol else "dataset"
     return render(request, "storage/dedup_estimate.html", context)
+
+
+def _int_or_zero(text: str | None) -> int:
+    """A block size from the form, 0 when absent or not a number."""
+    return int(text) if text and text.isdigit() else 0
+
+
+def _dedup_data_size(size: str, name: str, pool: str | None) -> tuple[int, str]:
+    """How much data to size the dedup table for, and a few words saying why that much."""
+    try:
+        if size:
+            return v.parse_size(size), "the size given"
+        if name:
+            return max(1, selectors.dataset_get(name).logicalused), f"the data in {name} now"
+        if pool:
+            return selectors.pool_get(pool).free, f"the free space of {pool}, all unique blocks"
+    except (ValidationError, zfs.ZfsError):
+        pass
+    return 1024**4, "1 TiB of unique data (no pool chosen yet)"
