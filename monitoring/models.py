@@ -26,11 +26,13 @@ class Sample(models.Model):
 
 
 class Rollup(models.Model):
-    """Min, average and maximum of every metric over one bucket (1 minute or 15 minutes)."""
+    """Min, average and maximum of every metric over one bucket (1 minute, 15 minutes, 3 hours)."""
 
     MINUTE = 60
     QUARTER = 900
-    RESOLUTIONS = [(MINUTE, "1 minute"), (QUARTER, "15 minutes")]
+    # the year graph's level: 2,920 rows a year where quarter-hours are 35,040
+    HOURS = 3 * 3600
+    RESOLUTIONS = [(MINUTE, "1 minute"), (QUARTER, "15 minutes"), (HOURS, "3 hours")]
 
     resolution = models.PositiveSmallIntegerField(choices=RESOLUTIONS)
     t = models.IntegerField()  # bucket start, Unix seconds

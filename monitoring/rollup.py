@@ -9,9 +9,11 @@ from collections.abc import Iterable, Mapping, Sequence
 Summary = list[float]
 MINUTE = 60
 QUARTER = 900
+HOURS = 3 * 3600
 RAW_KEEP = 3600
 MINUTE_KEEP = 7 * 86400
 QUARTER_KEEP = 365 * 86400
+HOURS_KEEP = 365 * 86400
 
 
 def bucket(t: float, width: int) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
@@ -57,38 +58,62 @@ def sample_record(*, sources: Sources | None = None, now: float | None = None) -
     return Sample.objects.create(t=now, values=values, info=info)
 
 
-def _roll(resolution: int, start: float, end: int) -> int:
-    """Summarize the finished buckets in [start, end) from the next finer level."""
-    if resolution == Rollup.MINUTE:
+@dataclass(frozen=True)
+class Level:
+    """A rollup level: its bucket width, the finer level it is built from (0 = raw), retention."""
+
+    resolution: int
+    source: int
+    keep: int
+
+
+# Built in this order: a coarser bucket is summarized in the same pass that finishes the finer
+# buckets inside it, so it never misses its last minutes.
+LEVELS = (
+    Level(Rollup.MINUTE, 0, rollup.MINUTE_KEEP),
+    Level(Rollup.QUARTER, Rollup.MINUTE, rollup.QUARTER_KEEP),
+    Level(Rollup.HOURS, Rollup.QUARTER, rollup.HOURS_KEEP),
+)
+
+
+def _summaries(level: Level, start: float, end: int) -> dict[int, dict[str, rollup.Summary]]:
+    """The buckets of `level` in [start, end), summarized from raw samples or merged rollups."""
+    if not level.source:
         rows = Sample.objects.filter(t__gte=start, t__lt=end).values_list("t", "values")
-        groups = rollup.group_by_bucket(rows, resolution)
-        made = {t: rollup.summarize(g) for t, g in groups.items()}  # type: ignore[arg-type]
-    else:
-        finer = Rollup.objects.filter(resolution=Rollup.MINUTE, t__gte=start, t__lt=end)
-        groups = rollup.group_by_bucket(finer.values_list("t", "values"), resolution)
-        made = {t: rollup.merge(g) for t, g in groups.items()}  # type: ignore[arg-type]
+        groups = rollup.group_by_bucket(rows, level.resolution)
+        return {t: rollup.summarize(g) for t, g in groups.items()}  # type: ignore[arg-type]
+    finer = Rollup.objects.filter(resolution=level.source, t__gte=start, t__lt=end)
+    groups = rollup.group_by_bucket(finer.values_list("t", "values"), level.resolution)
+    return {t: rollup.merge(g) for t, g in groups.items()}  # type: ignore[arg-type]
+
+
+def _roll(level: Level, start: float, end: int) -> int:
+    """Store the finished buckets of `level` in [start, end); returns how many."""
+    made = _summaries(level, start, end)
     Rollup.objects.bulk_create(
-        [Rollup(resolution=resolution, t=t, values=v) for t, v in made.items()],
+        [Rollup(resolution=level.resolution, t=t, values=v) for t, v in made.items()],
         ignore_conflicts=True,
     )
     return len(made)
 
 
 def rollups_build(*, now: float) -> int:
-    """Summarize every finished minute and quarter-hour not summarized yet."""
+    """Summarize every finished bucket of every level not summarized yet."""
     made = 0
-    for resolution in (Rollup.MINUTE, Rollup.QUARTER):
-        last = Rollup.objects.filter(resolution=resolution).aggregate(m=Max("t"))["m"]
-        start = 0.0 if last is None else last + resolution
-        made += _roll(resolution, start, rollup.bucket(now, resolution))
+    for level in LEVELS:
+        last = Rollup.objects.filter(resolution=level.resolution).aggregate(m=Max("t"))["m"]
+        start = 0.0 if last is None else last + level.resolution
+        # a level new after an upgrade starts at its retention horizon, not at the epoch
+        start = max(start, rollup.bucket(now - level.keep, level.resolution))
+        made += _roll(level, start, rollup.bucket(now, level.resolution))
     return made
 
 
 def samples_prune(*, now: float) -> int:
     """Delete raw samples older than an hour and rollups past their retention."""
     deleted = Sample.objects.filter(t__lt=now - rollup.RAW_KEEP).delete()[0]
-    for resolution, keep in ((Rollup.MINUTE, rollup.MINUTE_KEEP), (900, rollup.QUARTER_KEEP)):
-        old = Rollup.objects.filter(resolution=resolution, t__lt=now - keep)
+    for level in LEVELS:
+        old = Rollup.objects.filter(resolution=level.resolution, t__lt=now - level.keep)
         deleted += old.delete()[0]
     return deleted
 

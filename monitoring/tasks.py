@@ -15,7 +15,7 @@ def sample() -> None:
 
 @shared_task(name="monitoring.maintain", ignore_result=True)
 def maintain() -> None:
-    """Roll samples up into 1-minute and 15-minute summaries and prune old rows."""
+    """Roll samples up into 1-minute, 15-minute and 3-hour summaries and prune old rows."""
     services.monitoring_maintain()
 
 

@@ -53,6 +53,15 @@ def test_series_of_raw_samples_and_only_newer_points_with_since(api):
     assert [p[1] for p in newer["series"][0]["points"]] == [3.0, 4.0]
 
 
+def test_a_metric_missing_from_a_sample_is_a_gap(api):
+    now = time.time()
+    _sample(now - 4, **{"cpu.busy": 1.5, "mem.used": 8.0})
+    _sample(now - 2, **{"mem.used": 9.0})
+    body = api.get("/api/monitoring/series/?metric=cpu.busy,mem.used&range=10m").json()
+    assert [p[1] for p in body["series"][0]["points"]] == [1.5, None]
+    assert [p[1] for p in body["series"][1]["points"]] == [8.0, 9.0]
+
+
 def test_series_over_a_day_reads_minute_rollups(api):
     start = int(time.time()) // 60 * 60 - 600
     Rollup.objects.bulk_create(
@@ -62,6 +71,23 @@ def test_series_over_a_day_reads_minute_rollups(api):
     body = api.get("/api/monitoring/series/?metric=cpu.busy&range=1d").json()
     assert body["resolution"] == 60
     assert body["series"][0]["points"] == [[start + i * 60, i] for i in range(5)]
+
+
+@pytest.mark.parametrize(
+    ("range_key", "resolution"),
+    [("1d", Rollup.MINUTE), ("1w", Rollup.QUARTER), ("1y", Rollup.HOURS)],
+)
+def test_each_rollup_range_reads_its_own_level(api, range_key, resolution):
+    # every level holds the same buckets; each level's average is its width, to tell them apart
+    start = int(time.time()) // Rollup.HOURS * Rollup.HOURS - 2 * Rollup.HOURS
+    Rollup.objects.bulk_create(
+        Rollup(resolution=width, t=start + i * width, values={"cpu.busy": [0, width, 9e9, 1]})
+        for width, _ in Rollup.RESOLUTIONS
+        for i in range(2)
+    )
+    body = api.get(f"/api/monitoring/series/?metric=cpu.busy&range={range_key}").json()
+    assert body["resolution"] == resolution
+    assert body["series"][0]["points"] == [[start + i * resolution, resolution] for i in range(2)]
 
 
 def test_series_refuses_a_bad_range_or_no_metric(api):
