@@ -12,7 +12,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from advisor import bench_tasks
 from advisor.bench import fio, scratch
 from advisor.bench import settings as catalogue
-from advisor.sources import resolve_source
+from advisor.sources import MIB, Problems, check_sample, check_source
 from nasui import services as jobs
 from nasui.lib.units import format_bytes
 from nasui.models import Job
@@ -20,9 +20,6 @@ from storage.engine import get_engine
 from storage.zfs import errors as zfs
 
 log = logging.getLogger(__name__)
-MIB = 1024 * 1024
-SAMPLE_MIN = 1 * MIB
-SAMPLE_MAX = 64 * 1024 * MIB
 FIO_SIZE_MIN = 1 * MIB
 FIO_SIZE_MAX = 1024 * 1024 * MIB
 RUNTIME_MIN = 1
@@ -30,7 +27,6 @@ RUNTIME_MAX = 3600
 # Metadata, indirect blocks and (for dedup) the table: room kept beyond the bytes themselves.
 SPACE_HEADROOM = 1.1
 TARGET_KINDS = ("dataset", "zvol")
-Problems = dict[str, list[str]]
 
 __all__ = ["benchmark_start", "fio_start", "scratch_cleanup"]
 
@@ -46,12 +42,9 @@ def benchmark_start(
 ) -> Job:
     """Check the input and queue the settings benchmark (a cancellable job)."""
     problems: Problems = {}
-    _check_source(problems, source_kind, source)
+    check_source(problems, source_kind, source)
     _check_keys(problems, "settings", settings, catalogue.unknown_keys(settings), "setting")
-    if not SAMPLE_MIN <= sample_bytes <= SAMPLE_MAX:
-        problems["sample_bytes"] = [
-            f"The sample must be between {format_bytes(SAMPLE_MIN)} and {format_bytes(SAMPLE_MAX)}."
-        ]
+    check_sample(problems, sample_bytes)
     available = _pool_available(problems, "pool", pool)
     if available is not None and "sample_bytes" not in problems and settings:
         _check_space(
@@ -126,14 +119,6 @@ def fio_start(
         cancellable=True,
         **arguments,
     )
-
-
-def _check_source(problems: Problems, kind: str, name: str) -> None:
-    """The source must be a readable dataset, zvol or path (the estimator's own rules)."""
-    try:
-        resolve_source(kind, name)
-    except ValidationError as exc:
-        problems.update(exc.message_dict)
 
 
 def _check_keys(

@@ -8,14 +8,10 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 
 from advisor import tasks
-from advisor.sources import resolve_source, source_choices
+from advisor.sources import Problems, check_sample, check_source, source_choices
 from nasui import services as jobs
-from nasui.lib.units import format_bytes
 from nasui.models import Job
 
-MIB = 1024 * 1024
-SAMPLE_MIN = 1 * MIB
-SAMPLE_MAX = 64 * 1024 * MIB
 TIME_MIN = 5
 TIME_MAX = 4 * 3600
 
@@ -32,17 +28,14 @@ def estimate_start(
     run_zdb: bool = False,
 ) -> Job:
     """Check the input and queue an estimate of compression and dedup on it (cancellable)."""
-    resolved = resolve_source(source_kind, source)
-    problems: dict[str, list[str]] = {}
-    if not SAMPLE_MIN <= sample_bytes <= SAMPLE_MAX:
-        problems["sample_bytes"] = [
-            f"The sample must be between {format_bytes(SAMPLE_MIN)} and {format_bytes(SAMPLE_MAX)}."
-        ]
+    problems: Problems = {}
+    resolved = check_source(problems, source_kind, source)
+    check_sample(problems, sample_bytes)
     if not TIME_MIN <= time_seconds <= TIME_MAX:
         problems["time_seconds"] = [
             f"The time budget must be between {TIME_MIN} s and {TIME_MAX // 3600} hours."
         ]
-    if run_zdb and not resolved.pool:
+    if run_zdb and resolved is not None and not resolved.pool:
         problems["run_zdb"] = ["zdb -S simulates dedup on a pool: pick a dataset or a zvol."]
     if problems:
         raise ValidationError(problems)

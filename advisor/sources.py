@@ -8,6 +8,7 @@ from pathlib import Path
 
 from django.core.exceptions import ValidationError
 
+from nasui.lib.units import format_bytes
 from storage import selectors as storage
 from storage.zfs import errors as zfs
 
@@ -17,6 +18,10 @@ FORBIDDEN_ROOTS = (Path("/proc"), Path("/sys"), Path("/dev"), Path("/run"))
 PATH_BLOCK_SIZE = 128 * 1024  # the recordsize a new dataset gets: where migrated files would go
 PATH_SECTOR_SIZE = 4096  # ashift 12, what the panel creates pools with
 PATH_COMPRESSION = "lz4"  # the panel's default for new datasets
+MIB = 1024 * 1024
+SAMPLE_MIN = 1 * MIB
+SAMPLE_MAX = 64 * 1024 * MIB
+Problems = dict[str, list[str]]
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,22 @@ def _zfs_source(kind: str, name: str) -> Source:
         raise ValidationError({"source": [f"{name} is not mounted, so its files cannot be read."]})
     return Source(kind, name, Path(dataset.mountpoint), dataset.recordsize or PATH_BLOCK_SIZE,
                   sector, dataset.compression, dataset.pool)  # fmt: skip
+
+
+def check_source(problems: Problems, kind: str, name: str) -> Source | None:
+    """The Source, or None with what is wrong added to `problems` (to report all at once)."""
+    try:
+        return resolve_source(kind, name)
+    except ValidationError as exc:
+        problems.update(exc.message_dict)
+        return None
+
+
+def check_sample(problems: Problems, sample_bytes: int) -> None:
+    """A sample size within the advisor's bounds."""
+    if not SAMPLE_MIN <= sample_bytes <= SAMPLE_MAX:
+        low, high = format_bytes(SAMPLE_MIN), format_bytes(SAMPLE_MAX)
+        problems["sample_bytes"] = [f"The sample must be between {low} and {high}."]
 
 
 def source_choices() -> dict[str, list[str]]:
