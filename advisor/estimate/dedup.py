@@ -19,6 +19,7 @@ class HashSample:
     """Block hashes whose low bits are zero: a 1/2^level share of the hash space."""
 
     def __init__(self, cap: int = DEFAULT_CAP) -> None:
+        """An empty sample keeping the whole hash space until `cap` hashes are kept."""
         self.cap = cap
         self.level = 0
         self.mask = 0

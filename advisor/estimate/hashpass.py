@@ -28,6 +28,9 @@ HASHES: dict[str, Hasher] = {
     "sha1": lambda data: hashlib.sha1(data, usedforsecurity=False).digest(),
     "md5": lambda data: hashlib.md5(data, usedforsecurity=False).digest(),
 }
+# Only cryptographic hashes: the sample keeps a block by its hash's low bits, which must be as
+# good as random whatever the data (a CRC is linear: blocks that differ in a pattern have CRCs
+# that differ in a pattern, and a share of the hash space picked by them is not a fair sample).
 TRIAL = 1 << 20  # bytes each candidate hashes (in 128 KiB blocks) to pick the fastest
 
 

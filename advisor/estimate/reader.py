@@ -63,6 +63,7 @@ class Prefetcher:
     """Iterates a chunk source from a reader thread, DEPTH chunks ahead; close() stops it."""
 
     def __init__(self, source: Iterator[Chunk], depth: int = DEPTH) -> None:
+        """Start the reader thread on `source`."""
         self._source = source
         self._queue: queue.Queue[object] = queue.Queue(maxsize=depth)
         self._stop = threading.Event()

@@ -33,6 +33,7 @@ class Clock:
     """Calls progress at most every TICK seconds; its exceptions (cancellation) propagate."""
 
     def __init__(self, progress: Progress) -> None:
+        """Start the clock now."""
         self.progress = progress
         self.started = time.monotonic()
         self.last = -TICK

@@ -29,6 +29,7 @@ class _Parser:
     """LZ4_compressCtx / LZ4_compress64kCtx, counting output bytes instead of writing them."""
 
     def __init__(self, data: bytes) -> None:
+        """A parser for one block, with the 64K variant's table below LIMIT_64K."""
         self.data = data
         small = len(data) < LIMIT_64K
         hash_log = 13 if small else 12  # HASHLOG64K = HASH_LOG + 1

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from advisor.estimate import hashpass
 from advisor.estimate.run import estimate
 from advisor.estimate.sources import Input
 
@@ -170,3 +171,13 @@ def test_progress_ends_at_100(tmp_path: Path) -> None:
     run(tmp_path, progress=lambda percent, message: seen.append((percent, message)))
     assert seen[-1][0] == 100
     assert [p for p, _ in seen] == sorted(p for p, _ in seen)
+
+
+@pytest.mark.parametrize("name", sorted(hashpass.HASHES))
+def test_every_candidate_hash_finds_the_same_duplicates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    repeated_blocks(tmp_path / "dup", distinct=20, copies=3)
+    monkeypatch.setattr(hashpass, "fastest_hash", lambda: name)
+    dedup = run(tmp_path, sample_bytes=RECORD)["dedup"]
+    assert (dedup["ratio"], dedup["unique_blocks"], dedup["hash"]) == (3.0, 20, name)
