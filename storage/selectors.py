@@ -12,6 +12,7 @@ from nasui.models import Job
 from storage.dedup import DedupEstimate, estimate_dedup
 from storage.engine import get_engine
 from storage.zfs import errors as zfs
+from storage.zfs import names
 from storage.zfs.base import Dataset, ImportablePool, Pool, PoolStatus, Vdev
 
 __all__ = ["Dataset", "DatasetRow", "DiskRow", "PoolDetail"]
@@ -52,6 +53,14 @@ class DatasetRow:
 
     dataset: Dataset
     depth: int
+
+
+@dataclass(frozen=True)
+class DatasetTree:
+    """A pool's rows, and how many scratch datasets and zvols were left out of them."""
+
+    rows: list[DatasetRow]
+    scratch: int
 
 
 # The kind of the advisor's estimate jobs (see measured_dedup).
@@ -109,22 +118,32 @@ def _ddt_or_none(pool: str) -> DedupTable | None:
         return None
 
 
-def dataset_tree(root: str) -> list[DatasetRow]:
-    """A pool's datasets and zvols in tree order (one ZFS listing)."""
-    datasets = sorted(get_engine().list_datasets(root), key=lambda d: d.name.split("/"))
+def dataset_tree(root: str) -> DatasetTree:
+    """A pool's datasets and zvols in tree order, scratch data left out (one ZFS listing)."""
+    found = get_engine().list_datasets(root)
+    datasets = sorted(
+        (d for d in found if not names.is_scratch(d.name)), key=lambda d: d.name.split("/")
+    )
     base = root.count("/")
-    return [DatasetRow(dataset=d, depth=d.name.count("/") - base) for d in datasets]
+    rows = [DatasetRow(dataset=d, depth=d.name.count("/") - base) for d in datasets]
+    return DatasetTree(rows=rows, scratch=len(found) - len(rows))
 
 
 def dataset_list(
     pool: str | None = None, *, volumes: bool | None = None, settle: bool = False
 ) -> list[Dataset]:
-    """Datasets and/or zvols of one pool or of all pools; settled: after their writes synced."""
+    """Datasets and/or zvols of one pool or of all pools; settled: after their writes synced.
+
+    A benchmark's scratch datasets and zvols are left out: nothing may be shared, snapshotted
+    or chosen inside them, and they are gone when the benchmark ends.
+    """
     engine = get_engine()
     if settle:
         engine.settle(pool)
     pools = [pool] if pool else [p.name for p in engine.list_pools()]
-    found = [d for name in pools for d in engine.list_datasets(name)]
+    found = [
+        d for name in pools for d in engine.list_datasets(name) if not names.is_scratch(d.name)
+    ]
     if volumes is not None:
         found = [d for d in found if d.is_volume == volumes]
     return sorted(found, key=lambda d: d.name.split("/"))

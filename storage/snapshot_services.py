@@ -18,6 +18,7 @@ from storage import validation as v
 from storage.engine import get_engine
 from storage.errors import to_validation_error
 from storage.zfs import errors as zfs
+from storage.zfs import names
 from storage.zfs.base import Snapshot
 from storage.zfs.snapshots import snapshot_name_problem
 
@@ -149,6 +150,8 @@ def snapshot_clone(*, snapshot: str, target: str) -> str:
     target = v.validate_dataset_name(target.strip(), "target")
     if target.split("/", 1)[0] != current.dataset.split("/", 1)[0]:
         raise v.fail("target", "A clone lives in the same pool as its snapshot.")
+    if names.is_scratch(target):
+        raise v.fail("target", v.SCRATCH_REFUSAL)
     try:
         get_engine().clone(snapshot, target)
     except zfs.DatasetExists:

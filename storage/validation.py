@@ -43,6 +43,11 @@ DEFAULT_VOLBLOCKSIZE = 16 * KIB
 DEFAULT_RECORDSIZE = 128 * KIB
 
 
+SCRATCH_REFUSAL = (
+    f"Names starting with “{names.SCRATCH_PREFIX}” are kept for the benchmark's scratch data."
+)
+
+
 def fail(field: str, message: str) -> ValidationError:
     """A ValidationError for one field."""
     return ValidationError({field: [message]})
@@ -86,6 +91,8 @@ def validate_component(name: str, field: str = "name") -> str:
         raise fail(field, "Type the name only; the parent is chosen separately.")
     if names.component_problem(name):
         raise fail(field, "Use only letters, digits, underscore, hyphen, colon and period.")
+    if name.startswith(names.SCRATCH_PREFIX):
+        raise fail(field, SCRATCH_REFUSAL)
     return name
 
 

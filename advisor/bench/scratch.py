@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-PREFIX = "nasui-scratch-"
+from storage.zfs.names import SCRATCH_PREFIX as PREFIX
+
 # A user property: what a scratch dataset belongs to, readable with `zfs get` by anyone.
 PROPERTY = "nasui:scratch"
 _NAME = re.compile(rf"^{re.escape(PREFIX)}(\d+)-")

@@ -66,7 +66,7 @@ def pool_detail(request: HttpRequest, name: str) -> HttpResponse:
     context = {
         "detail": detail,
         "pool": detail.pool,
-        "rows": selectors.dataset_tree(name),
+        "tree": selectors.dataset_tree(name),
         "jobs": running_storage_jobs(),
         "scrub_task": (scrub_task := scrub_services.scrub_task_of(detail.pool.name)),
         "next_check": scrub_services.next_check(scrub_task),

@@ -16,6 +16,9 @@ DISK_LIKE = re.compile(r"c[0-9]")  # c0, c1t0d0...: Solaris disk names, reserved
 MAX_NAME_LENGTH = 255  # ZFS's limit for a full dataset name
 
 CHARSET = "use only letters, digits, underscore, hyphen, colon and period"
+# The advisor's settings benchmark makes short-lived datasets and zvols named so: the panel's lists
+# leave them out and users cannot take the prefix.
+SCRATCH_PREFIX = "nasui-scratch-"
 
 
 def pool_name_problem(name: str) -> str | None:
@@ -70,3 +73,8 @@ def check_dataset_name(name: str) -> None:
     problem = dataset_name_problem(name)
     if problem:
         raise InvalidProperty(f"invalid dataset name {name!r}: {problem}")
+
+
+def is_scratch(name: str) -> bool:
+    """True for a benchmark's scratch dataset or zvol, or anything inside one."""
+    return any(part.startswith(SCRATCH_PREFIX) for part in name.split("/")[1:])
