@@ -14,7 +14,7 @@ from advisor.sources import Source, resolve_source
 from nasui.jobs import JobReporter, job_task
 from storage import selectors as storage
 from storage.engine import get_engine
-from storage.zfs.sandbox.codecs import algorithm
+from storage.zfs.codecs import algorithm
 
 # The estimate's share of the progress bar when zdb -S runs after it.
 ESTIMATE_SHARE_WITH_ZDB = 70

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from storage.zfs.sandbox.codecs import compressed_size
+from storage.zfs.codecs import compressed_size
 
 MIN_BLOCK = 512  # SPA_MINBLOCKSIZE: a file within one record is one block of this multiple
 # BPE_PAYLOAD_SIZE: a block compressed to this or less is written into its block pointer

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import lz4.block
 import zstandard
 
-from storage.zfs.sandbox.codecs import LZ4_HEADER, ZSTD_HEADER
+from storage.zfs.codecs import LZ4_HEADER, ZSTD_HEADER
 
 Compress = Callable[[bytes], bytes]
 Decompress = Callable[[bytes, int], bytes]
@@ -29,7 +29,7 @@ def timeable(algo: str) -> bool:
 
 def compressor(algo: str) -> Compress:
     """The function compressing a block with `algo` (lz4, gzip-N or zstd-N)."""
-    if algo in ("lz4", "lzjb"):  # lzjb measured as lz4, like storage.zfs.sandbox.codecs
+    if algo in ("lz4", "lzjb"):  # lzjb measured as lz4, like storage.zfs.codecs
         return functools.partial(lz4.block.compress, store_size=False)
     if algo.startswith("gzip-"):
         return functools.partial(zlib.compress, level=int(algo[5:]))

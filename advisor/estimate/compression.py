@@ -10,7 +10,7 @@ from advisor.estimate.accounting import HOLE, Stored, is_zero, stored_size, unco
 from advisor.estimate.codec import compressor, decompressor, header_bytes, timeable
 from advisor.estimate.stats import RatioSums
 from advisor.estimate.zfslz4 import lz4_size
-from storage.zfs.sandbox.codecs import compressed_size
+from storage.zfs.codecs import compressed_size
 
 MB = 1_000_000  # throughput in decimal megabytes per second, as disks and networks quote it
 # OpenZFS's lz4 differs from liblz4's by 5-7% in size, and its Python parse runs at ~2 MB/s:

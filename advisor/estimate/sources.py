@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from advisor.estimate.accounting import MIN_BLOCK, round_up
-from storage.zfs.sandbox.blocks import data_extents
+from storage.zfs.extents import data_extents
 
 KINDS = ("dataset", "zvol", "path")
 

@@ -8,7 +8,7 @@ blocks only; speeds are still timed with the liblz4 binding.
 
 from __future__ import annotations
 
-from storage.zfs.sandbox.codecs import LZ4_HEADER
+from storage.zfs.codecs import LZ4_HEADER
 
 MINMATCH = 4
 SKIPSTRENGTH = 6

@@ -19,7 +19,7 @@ from advisor.estimate.accounting import (
 )
 from advisor.estimate.codec import compressor, decompressor, header_bytes
 from advisor.estimate.zfslz4 import lz4_size
-from storage.zfs.sandbox.codecs import compressed_size
+from storage.zfs.codecs import compressed_size
 
 K = 1024
 

@@ -6,9 +6,9 @@ import os
 
 import pytest
 
+from storage.zfs.codecs import algorithm, compressed_size, zle_size
 from storage.zfs.errors import InvalidProperty
 from storage.zfs.sandbox.blocks import Policy, block_layout, physical_size
-from storage.zfs.sandbox.codecs import algorithm, compressed_size, zle_size
 from storage.zfs.sandbox.disks import disk_name
 from storage.zfs.sandbox.layout import block_asize, deflate_ratio, slop
 from storage.zfs.sandbox.names import parse_size

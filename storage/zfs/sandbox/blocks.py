@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import os
 import struct
@@ -10,7 +9,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from storage.zfs.sandbox.codecs import compressed_size
+from storage.zfs.codecs import compressed_size
+from storage.zfs.extents import data_extents
 from storage.zfs.sandbox.layout import SECTOR, round_up
 
 MIN_BLOCK = 512  # SPA_MINBLOCKSIZE: a file smaller than one record gets a block of this multiple
@@ -58,21 +58,6 @@ def block_layout(size: int, policy: Policy) -> tuple[int, int]:
     # Past one record every block of a file is a full record: the tail block is padded with
     # zeros (which compression squeezes out, but which compression=off stores).
     return policy.block_size, -(-size // policy.block_size)
-
-
-def data_extents(fd: int, size: int) -> Iterator[tuple[int, int]]:
-    """(start, end) of the written regions of a file, skipping never-written holes."""
-    offset = 0
-    while offset < size:
-        try:
-            start = os.lseek(fd, offset, os.SEEK_DATA)
-        except OSError as exc:
-            if exc.errno == errno.ENXIO:  # no data after offset: the rest is a hole
-                return
-            raise
-        end = os.lseek(fd, start, os.SEEK_HOLE)
-        yield start, min(end, size)
-        offset = end
 
 
 def block_indexes(fd: int, size: int, block_size: int) -> Iterator[int]:

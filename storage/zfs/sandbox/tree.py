@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Any
 
 from storage.zfs.base import PoolLayout
+from storage.zfs.codecs import algorithm
 from storage.zfs.sandbox import paths, props
 from storage.zfs.sandbox.blocks import Policy
-from storage.zfs.sandbox.codecs import algorithm
 from storage.zfs.sandbox.layout import Geometry, layout_from_dict
 
 Record = dict[str, Any]
