@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -26,6 +27,7 @@ from storage.zfs.base import (
 from storage.zfs.cli_disks import DiskCommands
 from storage.zfs.cli_snapshots import SnapshotCommands
 from storage.zfs.errors import (
+    DatasetBusy,
     DatasetNotFound,
     InvalidProperty,
     PoolNotFound,
@@ -40,6 +42,11 @@ from storage.zfs.runner import CommandResult, Runner, subprocess_runner
 POOL_DEFAULTS = {"ashift": "12"}
 ROOT_FS_DEFAULTS = {"compression": "lz4", "atime": "off"}
 ARCSTATS_PATH = "/proc/spl/kstat/zfs/arcstats"
+# A zvol its last writer just closed is opened again for a moment by udev's probe (blkid), and
+# `zfs destroy` then says "dataset is busy" (seen in the VM right after fio): settle udev and
+# try again for this long before the refusal stands.
+BUSY_RETRY_SECONDS = 10.0
+BUSY_RETRY_PAUSE = 0.5
 
 _GUID = re.compile(r"\d{1,20}")
 
@@ -56,6 +63,7 @@ class CliZfsEngine(SnapshotCommands, DiskCommands):
         read_text: Callable[[str], str] | None = None,
         arcstats_path: str = ARCSTATS_PATH,
         clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self._runner = runner
         self._timeout = timeout
@@ -64,6 +72,7 @@ class CliZfsEngine(SnapshotCommands, DiskCommands):
         self._arcstats_path = arcstats_path
         self._version: Version | None = None
         self._clock = clock
+        self._sleep = sleep
 
     # -- plumbing --------------------------------------------------------------------------
     def run(self, argv: Sequence[str], *, timeout: float | None = None) -> CommandResult:
@@ -361,7 +370,22 @@ class CliZfsEngine(SnapshotCommands, DiskCommands):
         if "/" not in name:
             raise ZfsError(f"{name} is a pool's root dataset: destroy the pool instead")
         flags = (["-r"] if recursive else []) + (["-f"] if force else [])
-        self.run(["zfs", "destroy", *flags, name])
+        deadline = self._clock() + BUSY_RETRY_SECONDS
+        while True:
+            try:
+                self.run(["zfs", "destroy", *flags, name])
+                return
+            except DatasetBusy:
+                if self._clock() >= deadline:
+                    raise
+                self._settle_udev()
+
+    def _settle_udev(self) -> None:
+        """Wait for udev's queued events (its probes of a closed zvol), then a short pause."""
+        # No udevadm, or it timed out: the pause below still gives udev time.
+        with contextlib.suppress(ZfsError):
+            self._runner(["udevadm", "settle", "--timeout=5"], timeout=10)
+        self._sleep(BUSY_RETRY_PAUSE)
 
     # -- dedup -----------------------------------------------------------------------------
     def _per_entry(self) -> bool:

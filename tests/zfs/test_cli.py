@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pytest
 
 from storage.zfs.base import PoolLayout, ZfsEngine
 from storage.zfs.cli import CliZfsEngine
 from storage.zfs.errors import (
+    DatasetBusy,
     DatasetNotFound,
     InvalidLayout,
     InvalidProperty,
@@ -362,3 +363,40 @@ def test_the_subprocess_runner_kills_a_command_at_its_timeout() -> None:
 def test_the_subprocess_runner_reports_missing_tools() -> None:
     with pytest.raises(ZfsUnavailable):
         subprocess_runner(["/nonexistent/zpool", "list"], timeout=5)
+
+
+class BusyThenFree:
+    """A runner whose `zfs destroy` is refused as busy `busy` times (udev probing the zvol)."""
+
+    def __init__(self, busy: int) -> None:
+        self.busy = busy
+        self.calls: list[tuple[str, ...]] = []
+
+    def __call__(self, argv: Sequence[str], *, timeout: float) -> CommandResult:
+        self.calls.append(tuple(argv))
+        if tuple(argv[:2]) == ("zfs", "destroy") and self.busy:
+            self.busy -= 1
+            return fail("cannot destroy 'tank/vol': dataset is busy")
+        return CommandResult(tuple(argv), 0, "", "")
+
+
+def test_a_zvol_busy_for_a_moment_is_destroyed_after_udev_settles() -> None:
+    runner, pauses = BusyThenFree(busy=2), list[float]()
+    CliZfsEngine(runner, sleep=pauses.append).destroy_dataset("tank/vol", force=True)
+    settle = ("udevadm", "settle", "--timeout=5")
+    destroy = ("zfs", "destroy", "-f", "tank/vol")
+    assert runner.calls == [destroy, settle, destroy, settle, destroy]
+    assert len(pauses) == 2
+
+
+def test_a_zvol_that_stays_busy_is_refused_once_the_retries_run_out() -> None:
+    now = [0.0]
+
+    def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    runner = BusyThenFree(busy=1000)
+    engine = CliZfsEngine(runner, clock=lambda: now[0], sleep=sleep)
+    with pytest.raises(DatasetBusy):
+        engine.destroy_dataset("tank/vol")
+    assert 10.0 <= now[0] <= 11.0  # BUSY_RETRY_SECONDS, in pauses of half a second
