@@ -99,6 +99,13 @@ class DatasetPropertiesForm(StyledForm):
         label="Record size",
     )
     atime = forms.ChoiceField(choices=_choices(["inherit", "on", "off"]), initial="inherit")
+    sync = forms.TypedChoiceField(
+        choices=_choices(v.SYNC_FORM_CHOICES),
+        initial="inherit",
+        required=False,
+        empty_value=None,  # not sent: left as it is
+        help_text=v.SYNC_HELP,
+    )
     acltype = forms.ChoiceField(
         choices=ACLTYPE_CHOICES,
         initial="inherit",
@@ -164,6 +171,13 @@ class ZvolPropertiesForm(StyledForm):
     size = forms.CharField(help_text="e.g. 20G (units K, M, G, T); a zvol can only grow.")
     compression = forms.ChoiceField(choices=_choices(v.COMPRESSION_FORM_CHOICES), initial="inherit")
     dedup = forms.ChoiceField(choices=_choices(v.DEDUP_FORM_CHOICES), initial="inherit")
+    sync = forms.TypedChoiceField(
+        choices=_choices(v.SYNC_FORM_CHOICES),
+        initial="inherit",
+        required=False,
+        empty_value=None,  # not sent: left as it is
+        help_text=v.SYNC_HELP,
+    )
     comment = forms.CharField(required=False, max_length=200)
 
 

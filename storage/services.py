@@ -169,9 +169,12 @@ def _validated_properties(
     dedup: str | None,
     comment: str | None,
     extra: dict[str, Any],
+    sync: str | None = None,
 ) -> dict[str, Any]:
     """Validate the properties datasets and zvols share."""
     props: dict[str, Any] = dict(extra)
+    if sync is not None:
+        props["sync"] = v.validate_choice(sync, v.SYNC_FORM_CHOICES, "sync")
     if compression is not None:
         props["compression"] = v.validate_choice(
             compression, v.COMPRESSION_FORM_CHOICES, "compression"
@@ -242,6 +245,7 @@ def dataset_create(
     recordsize: int | None = None,
     atime: str = "inherit",
     acltype: str = "inherit",
+    sync: str = "inherit",
     quota: str = "",
     reservation: str = "",
     comment: str = "",
@@ -264,7 +268,7 @@ def dataset_create(
     if reservation:
         extra["reservation"] = v.parse_size(reservation, "reservation")
     props = _validated_properties(
-        compression=compression, dedup=dedup, comment=comment or None, extra=extra
+        compression=compression, dedup=dedup, comment=comment or None, extra=extra, sync=sync
     )
     to_set, _ = _property_changes(props)
     _engine_call(lambda: get_engine().create_dataset(full, properties=to_set))
@@ -303,6 +307,7 @@ def dataset_update(
     recordsize: int | None = None,
     atime: str | None = None,
     acltype: str | None = None,
+    sync: str | None = None,
     quota: str | None = None,
     reservation: str | None = None,
     comment: str | None = None,
@@ -330,7 +335,7 @@ def dataset_update(
         if text is not None:
             extra[prop] = v.parse_size(text, prop, allow_zero=True) if text else "none"
     props = _validated_properties(
-        compression=compression, dedup=dedup, comment=comment, extra=extra
+        compression=compression, dedup=dedup, comment=comment, extra=extra, sync=sync
     )
     change = _ownership_change(name, owner=owner, group=group, mode=mode)
     tree = _tree_ownership(name, change) if permissions_recursive else None
@@ -378,6 +383,7 @@ def zvol_create(
     sparse: bool = False,
     compression: str = "inherit",
     dedup: str = "inherit",
+    sync: str = "inherit",
     comment: str = "",
     force: bool = False,
 ) -> Dataset:
@@ -400,7 +406,7 @@ def zvol_create(
                 "(force in the API).",
             )
     props = _validated_properties(
-        compression=compression, dedup=dedup, comment=comment or None, extra={}
+        compression=compression, dedup=dedup, comment=comment or None, extra={}, sync=sync
     )
     to_set, _ = _property_changes(props)
     _engine_call(
@@ -417,13 +423,16 @@ def zvol_update(
     size: str | int | None = None,
     compression: str | None = None,
     dedup: str | None = None,
+    sync: str | None = None,
     comment: str | None = None,
 ) -> Dataset:
     """Grow a zvol and change its properties; it never shrinks."""
     current = _engine_call(lambda: get_engine().get_dataset(name), "name")
     if not current.is_volume:
         raise v.fail("name", "This is a file system, not a zvol.")
-    props = _validated_properties(compression=compression, dedup=dedup, comment=comment, extra={})
+    props = _validated_properties(
+        compression=compression, dedup=dedup, comment=comment, extra={}, sync=sync
+    )
     if size not in (None, ""):
         new_size = v.parse_size(size, "size")
         block = current.volblocksize or v.DEFAULT_VOLBLOCKSIZE

@@ -198,6 +198,7 @@ class DatasetSerializer(serializers.Serializer[Any]):
         "Space kept for the dataset's own data (a thick zvol's); null when none.", allow_null=True
     )
     atime = serializers.BooleanField(allow_null=True)
+    sync = serializers.CharField(help_text="standard, always or disabled (set or inherited).")
     comment = serializers.CharField()
 
 
@@ -273,6 +274,7 @@ class DatasetWriteSerializer(serializers.Serializer[Any]):
         required=False,
         help_text="posix: POSIX ACLs (setfacl), and xattr=sa with them; off: owner and mode only.",
     )
+    sync = _choice(v.SYNC_FORM_CHOICES, required=False, help_text=v.SYNC_HELP)
     quota = serializers.CharField(required=False, allow_blank=True, help_text="e.g. 500G")
     reservation = serializers.CharField(required=False, allow_blank=True)
     comment = serializers.CharField(required=False, allow_blank=True)
@@ -302,6 +304,7 @@ class ZvolWriteSerializer(serializers.Serializer[Any]):
     size = serializers.CharField(required=False, help_text="e.g. 20G; never smaller.")
     compression = _choice(v.COMPRESSION_FORM_CHOICES, required=False)
     dedup = _choice(v.DEDUP_FORM_CHOICES, required=False)
+    sync = _choice(v.SYNC_FORM_CHOICES, required=False, help_text=v.SYNC_HELP)
     comment = serializers.CharField(required=False, allow_blank=True)
 
 

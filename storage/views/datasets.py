@@ -25,8 +25,8 @@ from storage.zfs import errors as zfs
 from storage.zfs.base import Dataset
 
 # The inheritable properties the edit forms show as "inherit" unless set on the dataset itself.
-FILESYSTEM_PROPERTIES = ("compression", "dedup", "recordsize", "atime", "acltype")
-VOLUME_PROPERTIES = ("compression", "dedup")
+FILESYSTEM_PROPERTIES = ("compression", "dedup", "recordsize", "atime", "acltype", "sync")
+VOLUME_PROPERTIES = ("compression", "dedup", "sync")
 
 
 def _dataset_form_page(
@@ -139,6 +139,7 @@ def _initial_properties(dataset: Dataset) -> dict[str, Any]:
         "recordsize": props.get("recordsize", ""),
         "atime": props.get("atime", "inherit"),
         "acltype": props.get("acltype", "inherit"),
+        "sync": props.get("sync", "inherit"),
         "quota": format_size(dataset.quota) if dataset.quota else "",
         "reservation": format_size(dataset.reservation) if dataset.reservation else "",
         "comment": dataset.comment,
