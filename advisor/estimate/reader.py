@@ -18,9 +18,13 @@ _END = object()
 
 @dataclass(frozen=True)
 class Chunk:
-    """`count` consecutive blocks of `lsize` bytes each, tails padded with zeros."""
+    """`count` consecutive blocks of `lsize` bytes each, tails padded with zeros.
 
-    data: bytearray
+    Immutable bytes: the dedup pass hashes slices of it with Python's own hash, which only
+    takes read-only buffers of hashable objects.
+    """
+
+    data: bytes
     lsize: int
     count: int
 
@@ -42,21 +46,21 @@ def _file_chunks(file: FileBlocks, per_chunk: int) -> Iterator[Chunk]:
         for first, end in file.ranges:
             for start in range(first, end, per_chunk):
                 count = min(per_chunk, end - start)
-                data = bytearray(count * file.lsize)
-                _fill(fd, data, start * file.lsize)
+                data = _read(fd, count * file.lsize, start * file.lsize)
                 yield Chunk(data, file.lsize, count)
     finally:
         os.close(fd)
 
 
-def _fill(fd: int, data: bytearray, offset: int) -> None:
-    """Read into `data` from `offset` until it is full or the file ends (the rest stays zero)."""
-    view, got = memoryview(data), 0
-    while got < len(data):
-        step = os.preadv(fd, [view[got:]], offset + got)
-        if step <= 0:
-            return
-        got += step
+def _read(fd: int, length: int, offset: int) -> bytes:
+    """`length` bytes from `offset`, zeros past the file's end (it may shrink while read)."""
+    data = os.pread(fd, length, offset)
+    while len(data) < length:  # a short read: go on, until the end of the file
+        more = os.pread(fd, length - len(data), offset + len(data))
+        if not more:
+            return data + bytes(length - len(data))
+        data += more
+    return data
 
 
 class Prefetcher:
