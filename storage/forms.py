@@ -79,6 +79,17 @@ def _account_choices(ids: dict[str, int], current: int | None, kind: str) -> lis
     return choices
 
 
+def _sync_field() -> forms.TypedChoiceField:
+    """sync for datasets and zvols, with what each value risks."""
+    return forms.TypedChoiceField(
+        choices=_choices(v.SYNC_FORM_CHOICES),
+        initial="inherit",
+        required=False,
+        empty_value=None,  # not sent: left as it is
+        help_text=v.SYNC_HELP,
+    )
+
+
 class DatasetPropertiesForm(StyledForm):
     """Properties a file system can set or inherit, and its folder's owner and mode."""
 
@@ -99,13 +110,7 @@ class DatasetPropertiesForm(StyledForm):
         label="Record size",
     )
     atime = forms.ChoiceField(choices=_choices(["inherit", "on", "off"]), initial="inherit")
-    sync = forms.TypedChoiceField(
-        choices=_choices(v.SYNC_FORM_CHOICES),
-        initial="inherit",
-        required=False,
-        empty_value=None,  # not sent: left as it is
-        help_text=v.SYNC_HELP,
-    )
+    sync = _sync_field()
     acltype = forms.ChoiceField(
         choices=ACLTYPE_CHOICES,
         initial="inherit",
@@ -171,13 +176,7 @@ class ZvolPropertiesForm(StyledForm):
     size = forms.CharField(help_text="e.g. 20G (units K, M, G, T); a zvol can only grow.")
     compression = forms.ChoiceField(choices=_choices(v.COMPRESSION_FORM_CHOICES), initial="inherit")
     dedup = forms.ChoiceField(choices=_choices(v.DEDUP_FORM_CHOICES), initial="inherit")
-    sync = forms.TypedChoiceField(
-        choices=_choices(v.SYNC_FORM_CHOICES),
-        initial="inherit",
-        required=False,
-        empty_value=None,  # not sent: left as it is
-        help_text=v.SYNC_HELP,
-    )
+    sync = _sync_field()
     comment = forms.CharField(required=False, max_length=200)
 
 
