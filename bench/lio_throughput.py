@@ -6,9 +6,11 @@ exporting a zvol, and the kernel initiator (iscsi_tcp + open-iscsi's iscsid/iscs
 in over 127.0.0.1 inside the same guest. Every variant prints one table (direct and iSCSI in
 the same run, with the ratio against the target: 0.8 sequential, 0.6 random 4 KiB).
 
-The guest image has no open-iscsi userspace (iscsiadm, iscsid): stage Debian's on the host
-into the VM's out dir first (it is mounted at /mnt/out in the guest), then run:
+The guest image carries open-iscsi (scripts/zfsvm.sh's GUEST_PKGS), so in the VM:
 
+    scripts/zfsvm.sh run python3 bench/lio_throughput.py
+    # with an older guest image, stage Debian's open-iscsi on the host into the VM's out dir
+    # (mounted at /mnt/out in the guest) and point --tools at it:
     python3 bench/lio_throughput.py stage /tmp/liobench/open-iscsi       # on the host
     NASUI_ZFSVM_OUT=/tmp/liobench scripts/zfsvm.sh run python3 bench/lio_throughput.py \\
         --tools /mnt/out/open-iscsi

@@ -39,7 +39,7 @@ APT=(apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=900)
 # --- recipe: everything between the markers feeds the cache key of the initramfs -------------
 #RECIPE-BEGIN
 GUEST_PKGS=(zfsutils-linux udev kmod python3 python3-pytest python3-lz4 python3-zstandard iproute2
-  procps util-linux fio
+  procps util-linux fio open-iscsi
   targetcli-fb python3-rtslib-fb dbus
   nfs-kernel-server
   samba samba-vfs-modules libnss-wrapper libuid-wrapper)
