@@ -140,10 +140,8 @@ def dataset_list(
     engine = get_engine()
     if settle:
         engine.settle(pool)
-    pools = [pool] if pool else [p.name for p in engine.list_pools()]
-    found = [
-        d for name in pools for d in engine.list_datasets(name) if not names.is_scratch(d.name)
-    ]
+    listed = engine.list_datasets(pool) if pool else engine.list_all_datasets()
+    found = [d for d in listed if not names.is_scratch(d.name)]
     if volumes is not None:
         found = [d for d in found if d.is_volume == volumes]
     return sorted(found, key=lambda d: d.name.split("/"))

@@ -121,6 +121,18 @@ def _settle(request: Request) -> bool:
     return bool(validated(s.FiguresQuerySerializer, request.query_params)["settle"])
 
 
+def _listing(pool: str | None, *, volumes: bool, settle: bool) -> list[Any]:
+    """A list endpoint's datasets or zvols in one ZFS listing; an unknown ?pool= is its error."""
+    if pool is None:
+        return selectors.dataset_list(volumes=volumes, settle=settle)
+    try:
+        if "/" in pool:
+            raise zfs.PoolNotFound(pool)
+        return selectors.dataset_list(pool, volumes=volumes, settle=settle)
+    except (zfs.PoolNotFound, zfs.DatasetNotFound, zfs.InvalidProperty):
+        raise v.fail("pool", f"No pool is named “{pool}”.") from None
+
+
 def _split(full: str) -> tuple[str, str]:
     """tank/a/b -> ("tank/a", "b")."""
     parent, _, name = full.strip("/").rpartition("/")
@@ -153,9 +165,7 @@ class _DatasetBase(ListViewSet):
     def list(self, request: Request) -> Response:
         settle = _settle(request)
         pool = request.query_params.get("pool") or None
-        if pool is not None and pool not in {p.name for p in selectors.pool_list()}:
-            raise v.fail("pool", f"No pool is named “{pool}”.")
-        items = selectors.dataset_list(pool, volumes=self.volumes, settle=settle)
+        items = _listing(pool, volumes=self.volumes, settle=settle)
         return self.paginated(request, items, s.DatasetSerializer)
 
     @extend_schema(parameters=[NAME, s.FiguresQuerySerializer], responses=s.DatasetSerializer)

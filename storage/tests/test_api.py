@@ -197,5 +197,42 @@ def test_filtering_by_an_unknown_pool_names_the_parameter(api, tank):
     assert response.json()["fields"] == {"pool": ["No pool is named “nosuch”."]}
 
 
+@pytest.mark.parametrize("pool", ["tank/a", "-f", "nosuch"])
+def test_the_pool_filter_takes_only_a_pool(api, tank, pool):
+    from storage import services
+
+    services.dataset_create(parent="tank", name="a")
+    for query in ("", "&settle=true"):
+        response = api.get(f"/api/storage/datasets/?pool={pool}{query}")
+        assert response.status_code == 400, response.content
+        assert response.json()["fields"] == {"pool": [f"No pool is named “{pool}”."]}
+
+
+def test_a_list_request_lists_zfs_once(api, tank, monkeypatch):
+    from storage.zfs.sandbox import SandboxZfsEngine
+
+    calls = []
+
+    def counted(method):
+        real = getattr(SandboxZfsEngine, method)
+
+        def call(self, *args):
+            calls.append(method)
+            return real(self, *args)
+
+        return call
+
+    for method in ("list_pools", "list_datasets", "list_all_datasets", "get_pool"):
+        monkeypatch.setattr(SandboxZfsEngine, method, counted(method))
+    for url in (
+        "/api/storage/datasets/",
+        "/api/storage/zvols/",
+        "/api/storage/datasets/?pool=tank",
+    ):
+        calls.clear()
+        assert api.get(url).status_code == 200
+        assert len(calls) == 1, (url, calls)
+
+
 def test_a_missing_dataset_page_is_404(admin_client, tank):
     assert admin_client.get("/storage/datasets/tank/nosuch/").status_code == 404

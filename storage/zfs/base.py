@@ -350,6 +350,10 @@ class ZfsEngine(Protocol):
         """A pool's (or dataset's) file systems and zvols, recursively, in one command."""
         ...
 
+    def list_all_datasets(self) -> list[Dataset]:
+        """Every imported pool's file systems and zvols, in one command."""
+        ...
+
     def get_dataset(self, name: str) -> Dataset:
         """One dataset or zvol (DatasetNotFound if absent)."""
         ...

@@ -270,6 +270,10 @@ class CliZfsEngine(SnapshotCommands, DiskCommands):
         check_dataset_name(root)
         return self._list(root, recursive=True)
 
+    def list_all_datasets(self) -> list[Dataset]:
+        """Every file system and zvol of every imported pool, in one `zfs list`."""
+        return self._list(recursive=False)
+
     def get_dataset(self, name: str) -> Dataset:
         """One dataset or zvol."""
         check_dataset_name(name)

@@ -92,6 +92,19 @@ def test_settle_reports_a_missing_pool(fixture_text: Callable[[str], str]) -> No
         engine.settle("nosuchpool")
 
 
+def test_list_all_datasets_is_one_zfs_list_without_a_root(
+    fixture_text: Callable[[str], str],
+) -> None:
+    engine, runner = engine_with({("zfs", "list"): fixture_text("zfs_list_tank.txt")})
+    found = engine.list_all_datasets()
+    assert found[0].name == "tank"
+    assert len(runner.calls) == 1
+    argv = runner.last
+    assert argv[:3] == ("zfs", "list", "-H")
+    assert "-r" not in argv
+    assert argv[-2:] == ("-t", "filesystem,volume"), "no root named: every pool"
+
+
 def test_datasets_carry_the_time_they_were_read(fixture_text: Callable[[str], str]) -> None:
     runner = ScriptedRunner(responses={("zfs", "list"): fixture_text("zfs_list_tank.txt")})
     engine = CliZfsEngine(runner, clock=lambda: 1_800_000_000.5)

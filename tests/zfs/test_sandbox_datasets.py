@@ -144,6 +144,17 @@ def test_list_datasets_is_recursive_and_sorted(engine):
         engine.list_datasets("tank/zzz")
 
 
+def test_list_all_datasets_covers_every_imported_pool_in_tree_order(engine):
+    engine.create_pool("alpha", PoolLayout.single("stripe", ["sdc"]))
+    for name in ("tank/b", "tank/a-z", "tank/a", "tank/a/x", "alpha/v"):
+        engine.create_dataset(name)
+    every = [d.name for d in engine.list_all_datasets()]
+    assert every == ["alpha", "alpha/v", "tank", "tank/a", "tank/a/x", "tank/a-z", "tank/b"]
+    assert every == [d.name for p in ("alpha", "tank") for d in engine.list_datasets(p)]
+    engine.export_pool("alpha")
+    assert next(d.name for d in engine.list_all_datasets()) == "tank"
+
+
 def test_a_thick_zvol_reserves_its_size(engine):
     before = engine.get_dataset("tank").available
     engine.create_zvol("tank/vol", size=256 * MIB, volblocksize=4096)

@@ -39,6 +39,9 @@ class DatasetOps:
     def _pool(self, state: State, name: str) -> PoolTree:
         raise NotImplementedError  # provided by the engine
 
+    def _imported(self, state: State) -> list[PoolTree]:
+        raise NotImplementedError  # provided by the engine
+
     def _find(self, state: State, name: str) -> tuple[PoolTree, str]:
         """(pool tree, relative name) of an existing dataset, DatasetNotFound otherwise."""
         check_dataset_name(name)
@@ -59,6 +62,15 @@ class DatasetOps:
         names = [rel, *tree.descendants(rel)]
         names.sort(key=lambda n: n.split("/") if n else [])
         return [figures.dataset(tree, calc, n) for n in names]
+
+    def list_all_datasets(self) -> list[Dataset]:
+        """Every imported pool's datasets, from one read of the state."""
+        found = []
+        for tree in self._imported(self._state.read()):
+            calc = figures.SpaceCalculator(tree)
+            names = sorted(tree.datasets, key=lambda n: n.split("/") if n else [])
+            found += [figures.dataset(tree, calc, n) for n in names]
+        return found
 
     def get_dataset(self, name: str) -> Dataset:
         """One dataset or zvol."""
