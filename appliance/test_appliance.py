@@ -313,6 +313,15 @@ def test_memory_report(vm: VM, state: ResultDict) -> None:
     state["rss"] = int(total.group(1))
 
 
+def test_boot_timeline(vm: VM) -> None:
+    """The console's NASUI_BOOT line: when each unit on the way to the panel started and was up
+    (seconds since the kernel started), beside the boot to /health/ seen from the host."""
+    match = vm.wait_console(r"NASUI_BOOT .*", 60)
+    print(f"\n{match.group(0)}\nfirst boot to /health/ from the host: {vm.boot_seconds:.1f}s")
+    for unit in ("nasui-setup", "nasui-web", "nasui-worker", "nginx"):
+        assert re.search(rf"{unit}=[\d.]+\.\.[\d.]+", match.group(0)), (unit, match.group(0))
+
+
 def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
     """Power off (ACPI), boot again: the pool, the target, the SMB user, the NFS export and the
     data are back."""
