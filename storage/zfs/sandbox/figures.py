@@ -86,6 +86,7 @@ class SpaceCalculator:
         self._space: dict[str, Space] = {}
         self._used_only: dict[str, tuple[int, int, int, int]] = {}
         self._dir_space: dict[str, int] = {}
+        self._geometry = tree.geometry  # built from the layout record: once per calculator
         dspace = layout.pool_dspace(tree.layout, tree.record["disk_sizes"])
         self._root_limit = dspace - layout.slop(dspace)
 
@@ -93,7 +94,7 @@ class SpaceCalculator:
         """(referenced, lsize, psize) of a dataset's own blocks."""
         usage = self.tree.datasets[rel].get("usage", {})
         asize = int(usage.get("asize", 0))
-        return self.tree.geometry.dsize(asize), usage.get("lsize", 0), usage.get("psize", 0)
+        return self._geometry.dsize(asize), usage.get("lsize", 0), usage.get("psize", 0)
 
     def _unused_refreservation(self, rel: str, referenced: int) -> int:
         """usedbyrefreservation: the part of refreservation no data fills yet."""

@@ -24,6 +24,9 @@ class PoolTree:
         self.datasets: dict[str, Record] = record["datasets"]
         self.dir = paths.pool_dir(root, self.name, self.guid, bool(record["imported"]))
         self._children: dict[str, list[str]] | None = None
+        # (full name, rel) from a dataset up to the root: a function of the name alone, so it is
+        # kept; the local properties are looked up afresh (writes change them in place).
+        self._ancestry: dict[str, tuple[tuple[str, str], ...]] = {}
 
     @property
     def layout(self) -> PoolLayout:
@@ -65,12 +68,15 @@ class PoolTree:
 
     def chain(self, rel: str) -> list[tuple[str, dict[str, str]]]:
         """(full name, local properties) from the dataset up to the pool's root."""
-        out = []
-        current: str | None = rel
-        while current is not None:
-            out.append((self.full_name(current), self.datasets[current]["props"]))
-            current = self.parent(current)
-        return out
+        ancestry = self._ancestry.get(rel)
+        if ancestry is None:
+            up: list[tuple[str, str]] = []
+            current: str | None = rel
+            while current is not None:
+                up.append((self.full_name(current), current))
+                current = self.parent(current)
+            ancestry = self._ancestry[rel] = tuple(up)
+        return [(name, self.datasets[r]["props"]) for name, r in ancestry]
 
     def resolve(self, rel: str, prop: str) -> tuple[str, str] | None:
         """(value, source) of a property, inherited like ZFS."""
