@@ -43,7 +43,8 @@ TRIM_MODS=(drivers/gpu drivers/media drivers/net/wireless drivers/infiniband dri
   drivers/net/ethernet/mellanox drivers/net/ethernet/chelsio drivers/net/ethernet/qlogic
   drivers/mtd drivers/platform/chrome drivers/thunderbolt drivers/firewire fs/ocfs2 fs/gfs2
   fs/xfs fs/btrfs fs/nfs fs/ceph fs/smb fs/cifs fs/dlm drivers/scsi/lpfc drivers/scsi/qla2xxx
-  drivers/scsi/mpi3mr drivers/scsi/megaraid drivers/net/usb drivers/usb/gadget)
+  drivers/scsi/mpi3mr drivers/scsi/megaraid drivers/net/usb drivers/usb/gadget
+  drivers/block/floppy.ko)
 # The root partition has a fixed size so that a later release's root file system fits in it
 # (appliance/upgrade.sh writes only that partition); the build fails if the content outgrows it.
 ROOT_MIB=1536
@@ -124,6 +125,9 @@ build_base() { # $1 = output tar.zst
   for d in "${TRIM_MODS[@]}"; do rm -rf "$root/lib/modules/$KVER/kernel/$d"; done
   depmod -b "$root" "$KVER"
   local m
+  # No floppy driver: a NAS has none, and probing qemu's (I/O errors on the console at 26-34 s
+  # of the test boots) happened while udev was settling, which the pool import waits for.
+  [ ! -e "$root/lib/modules/$KVER/kernel/drivers/block/floppy.ko" ] || die "floppy.ko stayed"
   for m in nfsd sunrpc lockd grace nfs_acl auth_rpcgss; do  # the NFS server's modules stayed
     grep -q "/$m\.ko" "$root/lib/modules/$KVER/modules.dep" || die "kernel module $m was trimmed"
   done
@@ -170,6 +174,13 @@ stage_app() { # $1 = rootfs dir: copy the checkout's tracked + new files, vendor
   chroot "$root" env NASUI_DATA_DIR=/tmp/collect NASUI_SECRET_KEY=build NASUI_ZFS_ENGINE=sandbox \
     /opt/nasui/venv/bin/python /opt/nasui/app/manage.py collectstatic --noinput -v 0
   rm -rf "$root/opt/nasui/static"; mv "$root/tmp/collect/static" "$root/opt/nasui/static"
+  rm -rf "$root/tmp/collect"
+  # An empty, already-migrated database: the first boot copies it instead of running every
+  # migration (nasui-setup; ~10 s under emulation). WAL is checkpointed when migrate exits.
+  chroot "$root" env NASUI_DATA_DIR=/tmp/collect NASUI_SECRET_KEY=build NASUI_ZFS_ENGINE=sandbox \
+    /opt/nasui/venv/bin/python /opt/nasui/app/manage.py migrate --noinput -v 0
+  [ ! -e "$root/tmp/collect/nasui.sqlite3-wal" ] || die "the template database was left with a WAL"
+  mv "$root/tmp/collect/nasui.sqlite3" "$root/opt/nasui/template.sqlite3"
   rm -rf "$root/tmp/collect"
   chroot "$root" /opt/nasui/venv/bin/python -m compileall -q /opt/nasui/app >/dev/null || true
   echo "${NASUI_APPLIANCE_RELEASE:-$(cd "$REPO" && git describe --always --dirty 2>/dev/null || echo unknown)}" \

@@ -1,18 +1,21 @@
 """The appliance's boot-time set-up (appliance/rootfs/usr/local/lib/nasui/setup.py): what a later
-boot skips (a migrate with nothing to do, a PBKDF2 of an unchanged password) and what it never
-skips."""
+boot skips (Django itself when nothing changed, a PBKDF2 check of an unchanged password) and what
+it never skips (a changed password, new migrations, a database without users)."""
 
 from __future__ import annotations
 
 import importlib.util
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 from types import ModuleType
 
+import django.core.management
 import pytest
 from django.contrib.auth.models import User
 
-pytestmark = pytest.mark.django_db
 SETUP = Path(__file__).resolve().parents[2] / "appliance/rootfs/usr/local/lib/nasui/setup.py"
+PASSWORD = "first-boot-secret"
 
 
 @pytest.fixture
@@ -26,51 +29,131 @@ def setup() -> ModuleType:
 
 
 @pytest.fixture
-def migrations(setup, monkeypatch):
-    """Count the migrate commands the set-up runs."""
-    runs: list[str] = []
-    monkeypatch.setattr(setup, "call_command", lambda name, **_: runs.append(name))
-    return runs
+def code(tmp_path) -> Path:
+    """An app tree with one migration file."""
+    root = tmp_path / "app"
+    (root / "things/migrations").mkdir(parents=True)
+    (root / "things/migrations/0001_initial.py").write_text("# one\n")
+    return root
 
 
-def test_migrate_runs_once_until_something_changes(setup, migrations, tmp_path):
-    setup.migrate(tmp_path)
-    setup.migrate(tmp_path)
-    assert migrations == ["migrate"], "a second boot with nothing new migrated again"
-    (tmp_path / "migrations.stamp").write_text("an older image's migrations")
-    setup.migrate(tmp_path)
-    assert migrations == ["migrate", "migrate"]
+def make_database(path: Path, *, applied: int, admin_hash: str | None) -> None:
+    """An SQLite file with Django's migrations and users tables, as far as the set-up reads."""
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("CREATE TABLE django_migrations (id INTEGER PRIMARY KEY, name TEXT)")
+        db.executemany("INSERT INTO django_migrations (name) VALUES (?)", [("m",)] * applied)
+        db.execute("CREATE TABLE auth_user (id INTEGER PRIMARY KEY, username TEXT, password TEXT)")
+        if admin_hash is not None:
+            db.execute(
+                "INSERT INTO auth_user (username, password) VALUES ('admin', ?)", [admin_hash]
+            )
+        db.commit()
 
 
-def test_a_database_that_lost_its_migrations_is_migrated(setup, migrations, tmp_path):
-    from django.db import connection
+@pytest.fixture
+def booted(setup, code, tmp_path, monkeypatch):
+    """A data directory as a previous boot left it: database, stamp, password and its hash."""
+    monkeypatch.delenv("NASUI_DATABASE_URL", raising=False)
+    data = tmp_path / "data"
+    data.mkdir()
+    make_database(data / "nasui.sqlite3", applied=3, admin_hash="pbkdf2_sha256$1$salt$x")
+    with closing(sqlite3.connect(data / "nasui.sqlite3")) as db:
+        (data / "migrations.stamp").write_text(setup.migrations_stamp(db, [code]))
+    (data / "admin-password").write_text(PASSWORD + "\n")
+    (data / "admin-password.hash").write_text("pbkdf2_sha256$1$salt$x")
+    return data
 
-    setup.migrate(tmp_path)
-    with connection.cursor() as cursor:  # rolled back with the test's transaction
-        cursor.execute("DELETE FROM django_migrations WHERE app = 'nasui'")
-    setup.migrate(tmp_path)
-    assert migrations == ["migrate", "migrate"]
+
+def quick(setup, data: Path, code: Path) -> str | None:
+    return setup.quick_boot(data, data / "admin-password", [code])
 
 
-def test_the_first_password_is_checked_by_pbkdf2_only_once(setup, tmp_path, monkeypatch):
-    User.objects.create_superuser("admin", password="first-boot-secret")
+def test_a_boot_with_nothing_to_do_needs_no_django(setup, booted, code):
+    assert quick(setup, booted, code) == PASSWORD
+    (booted / "admin-password").unlink()
+    assert quick(setup, booted, code) == "", "no password to show, and still no Django"
+
+
+def test_a_new_migration_file_needs_django(setup, booted, code):
+    (code / "things/migrations/0002_more.py").write_text("# two\n")
+    assert quick(setup, booted, code) is None
+
+
+def test_a_database_that_lost_its_migrations_needs_django(setup, booted, code):
+    with closing(sqlite3.connect(booted / "nasui.sqlite3")) as db:
+        db.execute("DELETE FROM django_migrations WHERE id = 1")
+        db.commit()
+    assert quick(setup, booted, code) is None
+
+
+def test_a_changed_admin_password_needs_django(setup, booted, code):
+    with closing(sqlite3.connect(booted / "nasui.sqlite3")) as db:
+        db.execute("UPDATE auth_user SET password = 'pbkdf2_sha256$1$salt$changed'")
+        db.commit()
+    assert quick(setup, booted, code) is None
+
+
+@pytest.mark.parametrize("missing", ["nasui.sqlite3", "migrations.stamp"])
+def test_a_first_boot_needs_django(setup, booted, code, missing):
+    (booted / missing).unlink()
+    assert quick(setup, booted, code) is None
+
+
+def test_no_users_or_another_database_needs_django(setup, booted, code, monkeypatch):
+    with closing(sqlite3.connect(booted / "nasui.sqlite3")) as db:
+        db.execute("DELETE FROM auth_user")
+        db.commit()
+    assert quick(setup, booted, code) is None
+    with closing(sqlite3.connect(booted / "nasui.sqlite3")) as db:
+        db.execute("INSERT INTO auth_user (username, password) VALUES ('admin', 'x')")
+        db.commit()
+    (booted / "admin-password").unlink()
+    assert quick(setup, booted, code) == ""
+    monkeypatch.setenv("NASUI_DATABASE_URL", "postgres://db/nasui")
+    assert quick(setup, booted, code) is None
+
+
+@pytest.mark.django_db
+def test_set_up_makes_the_admin_and_remembers_its_hash(setup, tmp_path, monkeypatch):
+    real = django.core.management.call_command
+    migrated: list[str] = []
+
+    def call_command(name, **options):
+        if name == "migrate":  # the test database is migrated already
+            migrated.append(name)
+            return None
+        return real(name, **options)
+
+    monkeypatch.setattr(django.core.management, "call_command", call_command)
     password_file = tmp_path / "admin-password"
-    password_file.write_text("first-boot-secret\n")
-    assert setup.first_password(password_file) == "first-boot-secret"
+    password = setup.set_up(tmp_path, password_file, [])
+    assert migrated == ["migrate"]
+    assert password == password_file.read_text().strip()
+    assert (tmp_path / "admin-password.hash").read_text() == User.objects.get().password
     assert (tmp_path / "admin-password.hash").stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "migrations.stamp").exists()
+
+
+@pytest.mark.django_db
+def test_an_unchanged_hash_is_not_checked_again(setup, tmp_path, monkeypatch):
+    User.objects.create_superuser("admin", password=PASSWORD)
+    password_file = tmp_path / "admin-password"
+    password_file.write_text(PASSWORD + "\n")
+    assert setup.first_password(password_file) == PASSWORD
 
     def slow_check(*_args):
         raise AssertionError("an unchanged hash was checked again")
 
     monkeypatch.setattr(User, "check_password", slow_check)
-    assert setup.first_password(password_file) == "first-boot-secret"
+    assert setup.first_password(password_file) == PASSWORD
 
 
+@pytest.mark.django_db
 def test_a_changed_password_is_forgotten(setup, tmp_path):
-    admin = User.objects.create_superuser("admin", password="first-boot-secret")
+    admin = User.objects.create_superuser("admin", password=PASSWORD)
     password_file = tmp_path / "admin-password"
-    password_file.write_text("first-boot-secret\n")
-    assert setup.first_password(password_file) == "first-boot-secret"
+    password_file.write_text(PASSWORD + "\n")
+    assert setup.first_password(password_file) == PASSWORD
     admin.set_password("the admin's own choice")
     admin.save()
     assert setup.first_password(password_file) == ""
@@ -79,10 +162,11 @@ def test_a_changed_password_is_forgotten(setup, tmp_path):
     assert setup.first_password(password_file) == ""
 
 
+@pytest.mark.django_db
 def test_a_wrong_password_file_is_never_shown(setup, tmp_path):
     User.objects.create_superuser("admin", password="the admin's own choice")
     password_file = tmp_path / "admin-password"
-    password_file.write_text("first-boot-secret\n")
+    password_file.write_text(PASSWORD + "\n")
     (tmp_path / "admin-password.hash").write_text("pbkdf2_sha256$stale")
     assert setup.first_password(password_file) == ""
     assert not password_file.exists()

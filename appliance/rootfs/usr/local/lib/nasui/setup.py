@@ -1,49 +1,82 @@
-"""Boot-time set-up in one Python process: migrate, create the admin, report its password.
+"""Boot-time set-up: migrate, create the admin, report its password.
 
 Prints the first-boot admin password on stdout while it is still the admin's password (the console
 banner shows it until it is changed), or nothing.
 
-Later boots do as little as they can (under emulation, a second of CPU is many of boot).
-Migrations run only when the image's migration files or the database's count of applied ones
-changed since the last run (a stamp on the data partition); the first-boot password is checked
-against the admin's hash (a PBKDF2 of a million rounds) only when that hash changed since.
+Under emulation a second of CPU is many of boot, so a boot does as little as it can. A later boot
+with nothing to do never imports Django: plain sqlite3 shows that the migrations stamp (the image's
+migration files and the count the database applied) is unchanged, that a user exists, and that
+the admin's password hash is the one the first-boot password was last checked against (a PBKDF2
+check costs ~20 s there). Otherwise Django migrates (the first boot starts from the image's
+already-migrated template database), makes the admin and checks the password.
 """
 
 import hashlib
 import os
+import shutil
+import sqlite3
 import sys
+import sysconfig
+from collections.abc import Sequence
+from contextlib import closing
 from pathlib import Path
 
-import django
-from django.core.management import call_command
+APP = Path("/opt/nasui/app")
+TEMPLATE = Path("/opt/nasui/template.sqlite3")  # built by appliance/build.sh: migrated, no users
+MIGRATIONS = ("*/migrations/*.py", "*/contrib/*/migrations/*.py")
 
 
-def migrations_stamp() -> str:
-    """What decides whether migrate has work: every app's migration files and what the database
-    says it applied (a reset or another database file shows as another count)."""
-    from django.apps import apps
-    from django.db import connection
+def code_roots() -> tuple[Path, ...]:
+    """Where the apps' migration files live: the panel and the venv's packages."""
+    return APP, Path(sysconfig.get_paths()["purelib"])
 
+
+def migrations_stamp(db: sqlite3.Connection, roots: Sequence[Path]) -> str:
+    """Whether migrate has work: every migration file (name, size) and how many were applied."""
     digest = hashlib.sha256()
-    for config in apps.get_app_configs():
-        for path in sorted((Path(config.path) / "migrations").glob("*.py")):
-            digest.update(f"{config.label}/{path.name}:{path.stat().st_size}\n".encode())
-    applied = 0
-    if "django_migrations" in connection.introspection.table_names():
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT COUNT(*) FROM django_migrations")
-            applied = cursor.fetchone()[0]
+    for root in roots:
+        for pattern in MIGRATIONS:
+            for path in sorted(root.glob(pattern)):
+                digest.update(f"{path.relative_to(root)}:{path.stat().st_size}\n".encode())
+    tables = db.execute("SELECT name FROM sqlite_master WHERE name = 'django_migrations'")
+    applied = (
+        db.execute("SELECT COUNT(*) FROM django_migrations").fetchone()[0]
+        if tables.fetchone()
+        else 0
+    )
     digest.update(f"applied:{applied}\n".encode())
     return digest.hexdigest()
 
 
-def migrate(data: Path) -> None:
-    """Apply migrations unless nothing changed since they were last applied."""
-    stamp_file = data / "migrations.stamp"
-    if stamp_file.exists() and stamp_file.read_text() == migrations_stamp():
-        return
-    call_command("migrate", interactive=False, verbosity=0)
-    stamp_file.write_text(migrations_stamp())
+def checked_hash_file(password_file: Path) -> Path:
+    """Where the admin's hash is kept once the first-boot password was found to match it."""
+    return password_file.with_name(password_file.name + ".hash")
+
+
+def quick_boot(data: Path, password_file: Path, roots: Sequence[Path]) -> str | None:
+    """The password to show ("" for none) when nothing needs Django; None when something does."""
+    database, stamp = data / "nasui.sqlite3", data / "migrations.stamp"
+    if os.environ.get("NASUI_DATABASE_URL") or not database.exists() or not stamp.exists():
+        return None
+    with closing(sqlite3.connect(database)) as db:
+        if stamp.read_text() != migrations_stamp(db, roots):
+            return None
+        if not db.execute("SELECT COUNT(*) FROM auth_user").fetchone()[0]:
+            return None  # ensure_admin has work
+        admin = db.execute("SELECT password FROM auth_user WHERE username = 'admin'").fetchone()
+    if not password_file.exists():
+        return ""
+    checked = checked_hash_file(password_file)
+    if admin is not None and checked.exists() and checked.read_text() == admin[0]:
+        return password_file.read_text().strip()
+    return None
+
+
+def remember_hash(password_file: Path, encoded: str) -> None:
+    """Keep the admin's hash that the first-boot password matches (owner-only)."""
+    checked = checked_hash_file(password_file)
+    checked.write_text(encoded)
+    checked.chmod(0o600)
 
 
 def first_password(password_file: Path) -> str:
@@ -54,26 +87,56 @@ def first_password(password_file: Path) -> str:
 
     password = password_file.read_text().strip()
     admin = get_user_model().objects.filter(username="admin").first()
-    checked = password_file.with_name(password_file.name + ".hash")
+    checked = checked_hash_file(password_file)
     if admin is not None and checked.exists() and checked.read_text() == admin.password:
         return password  # the very hash it matched before: the password did not change
     if admin is not None and admin.check_password(password):
-        # check_password may have re-hashed it (more rounds after an upgrade): keep the new one.
-        checked.write_text(admin.password)
-        checked.chmod(0o600)
+        remember_hash(password_file, admin.password)  # as re-hashed by a login, maybe
         return password
     password_file.unlink()  # changed: never show or keep the old one
     checked.unlink(missing_ok=True)
     return ""
 
 
-def main(password_file: Path) -> None:
+def migrate(data: Path, roots: Sequence[Path]) -> None:
+    """Bring the database up to date; a new SQLite one starts as the image's template."""
+    from django.conf import settings
+    from django.core.management import call_command
+
+    default = settings.DATABASES["default"]
+    sqlite = default["ENGINE"] == "django.db.backends.sqlite3"
+    database = Path(str(default["NAME"]))
+    if sqlite and not database.exists() and TEMPLATE.exists():
+        shutil.copyfile(TEMPLATE, database)
+    call_command("migrate", interactive=False, verbosity=0)
+    if sqlite:
+        with closing(sqlite3.connect(database)) as db:
+            (data / "migrations.stamp").write_text(migrations_stamp(db, roots))
+
+
+def set_up(data: Path, password_file: Path, roots: Sequence[Path]) -> str:
+    """The work that needs Django; returns the password to show ("" for none)."""
+    import django
+    from django.core.management import call_command
+
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nasui.settings")
-    sys.path.insert(0, "/opt/nasui/app")
     django.setup()
-    migrate(password_file.parent)
+    migrate(data, roots)
+    fresh = not password_file.exists()
     call_command("ensure_admin", password_file=str(password_file), stdout=sys.stderr)
-    password = first_password(password_file)
+    if fresh and password_file.exists():  # the admin was made just now with this password
+        from django.contrib.auth import get_user_model
+
+        remember_hash(password_file, get_user_model().objects.get(username="admin").password)
+    return first_password(password_file)
+
+
+def main(password_file: Path) -> None:
+    sys.path.insert(0, str(APP))
+    data, roots = password_file.parent, code_roots()
+    password = quick_boot(data, password_file, roots)
+    if password is None:
+        password = set_up(data, password_file, roots)
     if password:
         print(password)
 
