@@ -11,5 +11,14 @@ class NasuiConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Bind the Celery app, so that `.delay()` from web requests uses its Redis broker."""
+        """Bind the Celery app, so that `.delay()` from web requests uses its Redis broker, and
+        watch the admin's password hash for the appliance's first-boot password."""
+        from django.conf import settings
+        from django.db.models.signals import post_save
+
         from nasui import celery  # noqa: F401
+        from nasui.first_password import admin_hash_changed
+
+        post_save.connect(
+            admin_hash_changed, sender=settings.AUTH_USER_MODEL, dispatch_uid="first-password"
+        )

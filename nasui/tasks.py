@@ -27,6 +27,15 @@ def _heartbeat_on_start(**_: object) -> None:
     reap_orphaned_jobs()
 
 
+@shared_task(name="nasui.recheck_first_password", ignore_result=True)
+def recheck_first_password() -> None:
+    """The admin's hash changed: remember it if the first-boot password still matches, or forget
+    that password (a PBKDF2 check, kept off the login request)."""
+    from nasui.first_password import password_file, password_to_show
+
+    password_to_show(password_file())
+
+
 @shared_task(name="nasui.reap_orphaned_jobs", ignore_result=True)
 def reap_jobs() -> None:
     """Fail running jobs whose worker process died (a killed or crashed worker)."""

@@ -29,8 +29,6 @@ class Command(BaseCommand):
         password = secrets.token_urlsafe(12)
         admin = users.objects.create_superuser(username="admin", email="", password=None)
         if options.get("password_file"):
-            with open(options["password_file"], "w", opener=_private) as handle:
-                handle.write(password + "\n")
             # The password itself sits in that file until it is changed, so a slow hash adds no
             # safety here and costs the appliance's first boot ~24 s under emulation: a light one
             # is kept until the first login re-hashes it at full strength (Django's must_update).
@@ -38,6 +36,10 @@ class Command(BaseCommand):
         else:
             admin.set_password(password)
         admin.save(update_fields=["password"])
+        # Written after the hash: the hash watcher (nasui.first_password) has nothing to check.
+        if options.get("password_file"):
+            with open(options["password_file"], "w", opener=_private) as handle:
+                handle.write(password + "\n")
         banner = "=" * 64
         self.stdout.write(
             f"{banner}\n  First start: log in as 'admin' with password: {password}\n"

@@ -22,6 +22,9 @@ from contextlib import closing
 from pathlib import Path
 
 APP = Path("/opt/nasui/app")
+sys.path.insert(0, str(APP))
+from nasui.lib import first_password  # noqa: E402 - found through APP; imports no Django
+
 TEMPLATE = Path("/opt/nasui/template.sqlite3")  # built by appliance/build.sh: migrated, no users
 MIGRATIONS = ("*/migrations/*.py", "*/contrib/*/migrations/*.py")
 
@@ -38,19 +41,11 @@ def migrations_stamp(db: sqlite3.Connection, roots: Sequence[Path]) -> str:
         for pattern in MIGRATIONS:
             for path in sorted(root.glob(pattern)):
                 digest.update(f"{path.relative_to(root)}:{path.stat().st_size}\n".encode())
-    tables = db.execute("SELECT name FROM sqlite_master WHERE name = 'django_migrations'")
-    applied = (
-        db.execute("SELECT COUNT(*) FROM django_migrations").fetchone()[0]
-        if tables.fetchone()
-        else 0
-    )
+    applied = 0
+    if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'django_migrations'").fetchone():
+        applied = db.execute("SELECT COUNT(*) FROM django_migrations").fetchone()[0]
     digest.update(f"applied:{applied}\n".encode())
     return digest.hexdigest()
-
-
-def checked_hash_file(password_file: Path) -> Path:
-    """Where the admin's hash is kept once the first-boot password was found to match it."""
-    return password_file.with_name(password_file.name + ".hash")
 
 
 def quick_boot(data: Path, password_file: Path, roots: Sequence[Path]) -> str | None:
@@ -66,36 +61,7 @@ def quick_boot(data: Path, password_file: Path, roots: Sequence[Path]) -> str | 
         admin = db.execute("SELECT password FROM auth_user WHERE username = 'admin'").fetchone()
     if not password_file.exists():
         return ""
-    checked = checked_hash_file(password_file)
-    if admin is not None and checked.exists() and checked.read_text() == admin[0]:
-        return password_file.read_text().strip()
-    return None
-
-
-def remember_hash(password_file: Path, encoded: str) -> None:
-    """Keep the admin's hash that the first-boot password matches (owner-only)."""
-    checked = checked_hash_file(password_file)
-    checked.write_text(encoded)
-    checked.chmod(0o600)
-
-
-def first_password(password_file: Path) -> str:
-    """The first-boot password while it is still the admin's, else "" (and it is forgotten)."""
-    if not password_file.exists():
-        return ""
-    from django.contrib.auth import get_user_model
-
-    password = password_file.read_text().strip()
-    admin = get_user_model().objects.filter(username="admin").first()
-    checked = checked_hash_file(password_file)
-    if admin is not None and checked.exists() and checked.read_text() == admin.password:
-        return password  # the very hash it matched before: the password did not change
-    if admin is not None and admin.check_password(password):
-        remember_hash(password_file, admin.password)  # as re-hashed by a login, maybe
-        return password
-    password_file.unlink()  # changed: never show or keep the old one
-    checked.unlink(missing_ok=True)
-    return ""
+    return first_password.known_password(password_file, admin[0] if admin else None)
 
 
 def migrate(data: Path, roots: Sequence[Path]) -> None:
@@ -124,15 +90,18 @@ def set_up(data: Path, password_file: Path, roots: Sequence[Path]) -> str:
     migrate(data, roots)
     fresh = not password_file.exists()
     call_command("ensure_admin", password_file=str(password_file), stdout=sys.stderr)
-    if fresh and password_file.exists():  # the admin was made just now with this password
-        from django.contrib.auth import get_user_model
+    from django.contrib.auth import get_user_model
 
-        remember_hash(password_file, get_user_model().objects.get(username="admin").password)
-    return first_password(password_file)
+    from nasui.first_password import password_to_show
+
+    if fresh and password_file.exists():  # the admin was made just now with this password
+        first_password.remember(
+            password_file, get_user_model().objects.get(username="admin").password
+        )
+    return password_to_show(password_file)
 
 
 def main(password_file: Path) -> None:
-    sys.path.insert(0, str(APP))
     data, roots = password_file.parent, code_roots()
     password = quick_boot(data, password_file, roots)
     if password is None:
