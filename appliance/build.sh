@@ -177,11 +177,12 @@ stage_app() { # $1 = rootfs dir: copy the checkout's tracked + new files, vendor
   rm -rf "$root/tmp/collect"
   # An empty, already-migrated database: the first boot copies it instead of running every
   # migration (nasui-setup; ~10 s under emulation). WAL is checkpointed when migrate exits.
-  chroot "$root" env NASUI_DATA_DIR=/tmp/collect NASUI_SECRET_KEY=build NASUI_ZFS_ENGINE=sandbox \
+  mkdir -p "$root/tmp/template"
+  chroot "$root" env NASUI_DATA_DIR=/tmp/template NASUI_SECRET_KEY=build NASUI_ZFS_ENGINE=sandbox \
     /opt/nasui/venv/bin/python /opt/nasui/app/manage.py migrate --noinput -v 0
-  [ ! -e "$root/tmp/collect/nasui.sqlite3-wal" ] || die "the template database was left with a WAL"
-  mv "$root/tmp/collect/nasui.sqlite3" "$root/opt/nasui/template.sqlite3"
-  rm -rf "$root/tmp/collect"
+  [ ! -e "$root/tmp/template/nasui.sqlite3-wal" ] || die "the template database was left with a WAL"
+  mv "$root/tmp/template/nasui.sqlite3" "$root/opt/nasui/template.sqlite3"
+  rm -rf "$root/tmp/template"
   chroot "$root" /opt/nasui/venv/bin/python -m compileall -q /opt/nasui/app >/dev/null || true
   echo "${NASUI_APPLIANCE_RELEASE:-$(cd "$REPO" && git describe --always --dirty 2>/dev/null || echo unknown)}" \
     >"$root/opt/nasui/VERSION"

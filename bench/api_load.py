@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Load on the REST API's list endpoints: N concurrent token clients for a fixed time.
 
-    .venv/bin/python bench/api_load.py                  # 20 clients, 60 s, gunicorn as `make run`
-    .venv/bin/python bench/api_load.py --clients 5 --seconds 10 --workers 1 --threads 4
+    .venv/bin/python bench/api_load.py              # 20 clients, 60 s, the appliance's gunicorn
+    .venv/bin/python bench/api_load.py --clients 5 --seconds 10 --workers 2 --threads 1  # make run
 
 Starts its own Redis and gunicorn over a fresh data directory with the sandbox engine, fills
 a pool with datasets and zvols and an iSCSI target, then prints requests per second, p50 /
-p95 / p99 latency per endpoint and in all, and the errors (any non-200 or failed request).
+p95 / p99 latency per endpoint and in all, the errors (any non-200 or failed request), and the web
+processes' CPU time per request (less sensitive to a busy machine than the latencies).
 Asserts nothing; loopback only.
 """
 
@@ -24,6 +25,8 @@ import threading
 import time
 from collections import defaultdict
 from pathlib import Path
+
+import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -116,6 +119,12 @@ class Panel:
         wait_for_port(self.port)
         return token
 
+    def web_cpu_seconds(self) -> float:
+        """User + system CPU time of gunicorn's processes so far."""
+        assert self.web is not None
+        master = psutil.Process(self.web.pid)
+        return sum(sum(p.cpu_times()[:2]) for p in [master, *master.children(recursive=True)])
+
     def stop(self) -> None:
         """Stop both and remove the data directory."""
         for proc in (self.web, self.redis):
@@ -168,8 +177,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn processes (make run: 2)")
-    parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn process")
+    parser.add_argument("--workers", type=int, default=1, help="gunicorn processes (appliance: 1)")
+    parser.add_argument("--threads", type=int, default=4, help="threads per process (appliance: 4)")
     parser.add_argument("--datasets", type=int, default=50, help="datasets and as many zvols")
     args = parser.parse_args()
     panel = Panel(args.workers, args.threads)
@@ -177,6 +186,7 @@ def main() -> None:
         token = panel.start(args.datasets)
         latencies: dict[str, list[float]] = defaultdict(list)
         errors: list[str] = []
+        cpu_before = panel.web_cpu_seconds()
         until = time.monotonic() + args.seconds
         threads = [
             threading.Thread(target=client, args=(panel.port, token, until, i, latencies, errors))
@@ -189,6 +199,9 @@ def main() -> None:
         print(f"{args.clients} clients, gunicorn {args.workers} x {args.threads} threads, "
               f"{args.datasets} datasets + {args.datasets} zvols (sandbox)")  # fmt: skip
         report(latencies, errors, args.seconds)
+        served = sum(len(values) for values in latencies.values())
+        cpu_ms = (panel.web_cpu_seconds() - cpu_before) * 1000 / max(1, served)
+        print(f"web CPU per request: {cpu_ms:.2f} ms (user + system of every gunicorn process)")
     finally:
         panel.stop()
 
