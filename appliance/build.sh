@@ -227,7 +227,7 @@ EOF
   systemctl --root="$root" enable systemd-networkd.service zfs-import-scan.service \
     nasui-zfs-mount.service zfs.target zfs-import.target nasui-setup.service nasui-web.service \
     nasui-worker.service nasui-iscsi.service nasui-smb.service zfs-volume-wait.service nginx.service \
-    redis-server.service nasui-report.timer >/dev/null 2>&1
+    redis-server.service nasui-report.timer nasui-boot-report.service >/dev/null 2>&1
   # The kernel NFS server (NASUI_NFS=kernel): NFSv4 on port 2049; rpcbind (port 111, pulled in by
   # nfs-server.service) for NFSv3 when the panel turns it on. ZFS's own sharenfs is not used.
   systemctl --root="$root" enable nfs-server.service rpcbind.socket >/dev/null 2>&1

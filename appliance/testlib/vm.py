@@ -107,6 +107,20 @@ class VM:
                 break
             time.sleep(1)
         self.boot_seconds = time.monotonic() - started
+        self.print_boot_timeline()
+
+    def print_boot_timeline(self) -> None:
+        """Print this boot's NASUI_BOOT line (nasui-boot-report: when each unit started and was
+        up, in seconds since the kernel started) beside the host's figure."""
+        limit = time.monotonic() + 60
+        while time.monotonic() < limit:
+            found = re.search(r"NASUI_BOOT .*", self.console.read_text(errors="replace"))
+            if found:
+                line = found.group(0).strip()
+                print(f"\n{line}\n(/health/ from the host: {self.boot_seconds:.1f}s)")
+                return
+            time.sleep(1)
+        print("\nno NASUI_BOOT line on the console within 60 s of /health/")
 
     def health_ok(self) -> bool:
         """Whether /health/ answers 200 through nginx."""
