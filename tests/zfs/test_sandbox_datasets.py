@@ -299,3 +299,34 @@ def test_a_sparse_zvol_cannot_carry_a_reservation_beyond_the_pool(engine):
         engine.create_zvol(
             "tank/vol", size=16 << 20, sparse=True, properties={"reservation": str(2**62)}
         )
+
+
+def test_listings_are_computed_once_per_version_of_the_state(engine, monkeypatch):
+    from storage.zfs.sandbox import figures
+
+    computed = []
+    real = figures.dataset
+
+    def counted(*args):
+        computed.append(args[2])
+        return real(*args)
+
+    monkeypatch.setattr(figures, "dataset", counted)
+    first = engine.list_datasets("tank")
+    assert engine.list_datasets("tank") == first
+    assert engine.list_all_datasets() == first
+    assert computed == ["", ""], "each listing once, however often it is asked for"
+    engine.create_dataset("tank/new")
+    assert [d.name for d in engine.list_datasets("tank")] == ["tank", "tank/new"]
+    engine.set_properties("tank/new", {"compression": "zstd"})
+    assert engine.list_all_datasets()[1].compression == "zstd"
+
+
+def test_a_kept_listing_never_answers_for_another_root(engine):
+    engine.list_all_datasets()
+    with pytest.raises(InvalidProperty):
+        engine.list_datasets("")
+    with pytest.raises(DatasetNotFound):
+        engine.list_datasets("tank/zzz")
+    with pytest.raises(DatasetNotFound):
+        engine.list_datasets("tank/zzz")

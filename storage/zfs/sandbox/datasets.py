@@ -22,6 +22,7 @@ from storage.zfs.errors import (
 )
 from storage.zfs.names import check_dataset_name
 from storage.zfs.sandbox import busy, figures, props, snapshots
+from storage.zfs.sandbox.memo import LISTINGS
 from storage.zfs.sandbox.names import split_name
 from storage.zfs.sandbox.proptable import property_table
 from storage.zfs.sandbox.state import State, StateStore
@@ -57,14 +58,20 @@ class DatasetOps:
     # -- reads ---------------------------------------------------------------------------
     def list_datasets(self, root: str) -> list[Dataset]:
         """`root` and everything under it, from the last rescan's figures."""
+        return LISTINGS.listing(self._state, ("under", root), lambda: self._list_under(root))
+
+    def list_all_datasets(self) -> list[Dataset]:
+        """Every imported pool's datasets, from one read of the state."""
+        return LISTINGS.listing(self._state, ("every pool",), self._list_every_pool)
+
+    def _list_under(self, root: str) -> list[Dataset]:
         tree, rel = self._find(self._state.read(), root)
         calc = figures.SpaceCalculator(tree)
         names = [rel, *tree.descendants(rel)]
         names.sort(key=lambda n: n.split("/") if n else [])
         return [figures.dataset(tree, calc, n) for n in names]
 
-    def list_all_datasets(self) -> list[Dataset]:
-        """Every imported pool's datasets, from one read of the state."""
+    def _list_every_pool(self) -> list[Dataset]:
         found = []
         for tree in self._imported(self._state.read()):
             calc = figures.SpaceCalculator(tree)
