@@ -33,6 +33,31 @@ def test_a_revoked_token_fails(client, admin_user):
     assert client.get("/api/jobs/", **_auth(key)).status_code == 401
 
 
+def test_a_deactivated_users_token_fails(client, admin_user):
+    _, key = services.api_token_create(user=admin_user, name="script")
+    admin_user.is_active = False
+    admin_user.save()
+    assert client.get("/api/jobs/", **_auth(key)).status_code == 401
+
+
+def test_an_unknown_or_malformed_key_fails(client, admin_user):
+    services.api_token_create(user=admin_user, name="script")
+    for key in ("nasui_unknown", "x' OR '1'='1", "%s"):
+        assert client.get("/api/jobs/", **_auth(key)).status_code == 401, key
+
+
+def test_the_token_brings_its_user(admin_user):
+    from nasui.auth import active_token
+    from nasui.tokens import hash_token_key
+
+    token, key = services.api_token_create(user=admin_user, name="script")
+    found = active_token(hash_token_key(key))
+    assert found is not None
+    assert (found.pk, found.user.pk, found.user.username) == (token.pk, admin_user.pk, "admin")
+    assert found.user.is_superuser
+    assert found.created_at == ApiToken.objects.get().created_at  # converted like the ORM's
+
+
 def test_only_a_hash_is_stored(admin_user):
     token, key = services.api_token_create(user=admin_user, name="script")
     token.refresh_from_db()
