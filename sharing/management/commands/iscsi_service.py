@@ -17,6 +17,9 @@ class Command(BaseCommand):
     """Supervisor of the iSCSI target (tgtd or LIO): part of `make run`'s process set."""
 
     help = "Start the iSCSI target, re-apply the configuration, and restart it if it dies."
+    # A daemon started at every boot: Django's system checks (~0.6 s of CPU here, many seconds
+    # of an emulated boot) are the test suite's job, not each start's.
+    requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--interval", type=float, default=2.0, help="Seconds between checks.")
