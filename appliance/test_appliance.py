@@ -216,8 +216,10 @@ def test_browser_dashboard(vm: VM, state: ResultDict) -> None:
             page.goto(f"{vm.url}/login/", timeout=60_000)
             page.fill("input[name=username]", "admin")
             page.fill("input[name=password]", state["password"])
-            page.click("button[type=submit]")
-            page.wait_for_url(f"{vm.url}/", timeout=60_000)
+            # The login checks a PBKDF2 of a million rounds: 25-40 s of emulated CPU here, more
+            # than the 30 s a click waits for its navigation by default.
+            page.click("button[type=submit]", no_wait_after=True)
+            page.wait_for_url(f"{vm.url}/", timeout=120_000)
             # The graphs have drawn points (each canvas says how many), not only empty axes.
             page.wait_for_function(GRAPHS_DRAWN, arg=["cpu", "memory", "arc_hits"], timeout=60_000)
             assert page.get_by_test_id("chart-unavailable").count() == 0  # real ZFS: all there
