@@ -66,17 +66,12 @@ class DatasetOps:
 
     def _list_under(self, root: str) -> list[Dataset]:
         tree, rel = self._find(self._state.read(), root)
-        calc = figures.SpaceCalculator(tree)
-        names = [rel, *tree.descendants(rel)]
-        names.sort(key=lambda n: n.split("/") if n else [])
-        return [figures.dataset(tree, calc, n) for n in names]
+        return _in_tree_order(tree, [rel, *tree.descendants(rel)])
 
     def _list_every_pool(self) -> list[Dataset]:
         found = []
         for tree in self._imported(self._state.read()):
-            calc = figures.SpaceCalculator(tree)
-            names = sorted(tree.datasets, key=lambda n: n.split("/") if n else [])
-            found += [figures.dataset(tree, calc, n) for n in names]
+            found += _in_tree_order(tree, list(tree.datasets))
         return found
 
     def get_dataset(self, name: str) -> Dataset:
@@ -306,3 +301,10 @@ def _sparse_file(path: Path, size: int) -> None:
         raise InvalidProperty(
             f"volsize {size}: the sandbox cannot hold a zvol this large ({exc.strerror})"
         ) from exc
+
+
+def _in_tree_order(tree: PoolTree, rels: list[str]) -> list[Dataset]:
+    """These datasets of one pool as `zfs list` shows them: parents before children."""
+    calc = figures.SpaceCalculator(tree)
+    rels = sorted(rels, key=lambda n: n.split("/") if n else [])
+    return [figures.dataset(tree, calc, n) for n in rels]
