@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """Load on the REST API's list endpoints: N concurrent token clients for a fixed time.
 
-    .venv/bin/python bench/api_load.py              # 20 clients, 60 s, the appliance's gunicorn
-    .venv/bin/python bench/api_load.py --clients 5 --seconds 10 --workers 2 --threads 1  # make run
+    .venv/bin/python bench/api_load.py                     # 20 clients, 60 s, as the appliance
+    .venv/bin/python bench/api_load.py --layouts 1x4,2x2   # two layouts, one after the other
+    .venv/bin/python bench/api_load.py --keep-alive        # clients talk to gunicorn directly
 
 Starts its own Redis and gunicorn over a fresh data directory with the sandbox engine, fills
 a pool with datasets and zvols and an iSCSI target, then prints requests per second, p50 /
 p95 / p99 latency per endpoint and in all, the errors (any non-200 or failed request), and the web
 processes' CPU time per request (less sensitive to a busy machine than the latencies).
+
+By default each request opens its own connection to gunicorn, as the appliance's nginx does (no
+upstream keep-alive): gunicorn's workers then share the requests between them. With
+`--keep-alive` each client keeps one connection, which one worker holds until the end.
 Asserts nothing; loopback only.
 """
 
@@ -24,6 +29,7 @@ import tempfile
 import threading
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
@@ -81,10 +87,36 @@ def wait_for_port(port: int, timeout: float = 30.0) -> None:
     raise RuntimeError(f"nothing answered on port {port}")
 
 
+@dataclass(frozen=True)
+class Layout:
+    """gunicorn's process and thread counts, written `2x2`."""
+
+    workers: int
+    threads: int
+
+    @classmethod
+    def parse(cls, text: str) -> Layout:
+        workers, threads = (int(part) for part in text.lower().split("x"))
+        return cls(workers, threads)
+
+    def __str__(self) -> str:
+        return f"{self.workers} x {self.threads} threads" + (
+            " (--preload)" if self.workers > 1 else ""
+        )
+
+
+@dataclass
+class Result:
+    """What one layout's run measured."""
+
+    requests: int
+    p95_ms: float
+
+
 class Panel:
     """Redis and gunicorn over a throw-away data directory."""
 
-    def __init__(self, workers: int, threads: int) -> None:
+    def __init__(self, layout: Layout) -> None:
         self.data = Path(tempfile.mkdtemp(prefix="nasui-bench-"))
         self.port = free_loopback_port()
         redis_port = free_loopback_port()
@@ -99,7 +131,7 @@ class Panel:
         redis = ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", ""]
         self.redis = subprocess.Popen(redis, stdout=subprocess.DEVNULL, cwd=self.data)
         wait_for_port(redis_port)
-        self.workers, self.threads = workers, threads
+        self.layout = layout
         self.web: subprocess.Popen[bytes] | None = None
 
     def manage(self, *args: str) -> str:
@@ -114,7 +146,8 @@ class Panel:
         token = self.manage("shell", "-c", SETUP.format(count=datasets)).strip().splitlines()[-1]
         gunicorn = Path(sys.executable).with_name("gunicorn")
         argv = [str(gunicorn), "nasui.wsgi", "--bind", f"127.0.0.1:{self.port}"]
-        argv += ["--workers", str(self.workers), "--threads", str(self.threads)]
+        argv += ["--workers", str(self.layout.workers), "--threads", str(self.layout.threads)]
+        argv += ["--preload"] if self.layout.workers > 1 else []
         self.web = subprocess.Popen(argv, env=self.env, cwd=ROOT, stderr=subprocess.DEVNULL)
         wait_for_port(self.port)
         return token
@@ -135,8 +168,8 @@ class Panel:
 
 
 def client(port: int, token: str, until: float, offset: int, out: dict[str, list[float]],
-           errors: list[str]) -> None:  # fmt: skip
-    """One keep-alive client cycling over the endpoints until the deadline."""
+           errors: list[str], keep_alive: bool) -> None:  # fmt: skip
+    """One client cycling over the endpoints until the deadline."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     headers = {"Authorization": f"Token {token}", "Host": "127.0.0.1"}
     i = offset
@@ -148,6 +181,8 @@ def client(port: int, token: str, until: float, offset: int, out: dict[str, list
             conn.request("GET", path, headers=headers)
             response = conn.getresponse()
             response.read()
+            if not keep_alive:
+                conn.close()  # as nginx does; the next request connects again
             if response.status != 200:
                 errors.append(f"{path}: {response.status}")
         except (OSError, http.client.HTTPException) as exc:
@@ -172,38 +207,62 @@ def report(latencies: dict[str, list[float]], errors: list[str], seconds: float)
         print("error:", error)
 
 
-def main() -> None:
-    """Parse the options, run the load, print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", type=int, default=20)
-    parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--workers", type=int, default=1, help="gunicorn processes (appliance: 1)")
-    parser.add_argument("--threads", type=int, default=4, help="threads per process (appliance: 4)")
-    parser.add_argument("--datasets", type=int, default=50, help="datasets and as many zvols")
-    args = parser.parse_args()
-    panel = Panel(args.workers, args.threads)
+def run(layout: Layout, args: argparse.Namespace) -> Result:
+    """Start a panel in this layout, load it, print its figures."""
+    panel = Panel(layout)
     try:
         token = panel.start(args.datasets)
         latencies: dict[str, list[float]] = defaultdict(list)
         errors: list[str] = []
-        cpu_before = panel.web_cpu_seconds()
+        cpu_before, own_before = panel.web_cpu_seconds(), sum(os.times()[:2])
         until = time.monotonic() + args.seconds
         threads = [
-            threading.Thread(target=client, args=(panel.port, token, until, i, latencies, errors))
+            threading.Thread(
+                target=client,
+                args=(panel.port, token, until, i, latencies, errors, args.keep_alive),
+            )
             for i in range(args.clients)
         ]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
-        print(f"{args.clients} clients, gunicorn {args.workers} x {args.threads} threads, "
+        connections = "one connection per client" if args.keep_alive else "a connection per request"
+        print(f"\n{args.clients} clients ({connections}), gunicorn {layout}, "
               f"{args.datasets} datasets + {args.datasets} zvols (sandbox)")  # fmt: skip
         report(latencies, errors, args.seconds)
         served = sum(len(values) for values in latencies.values())
         cpu_ms = (panel.web_cpu_seconds() - cpu_before) * 1000 / max(1, served)
+        own_ms = (sum(os.times()[:2]) - own_before) * 1000 / max(1, served)
         print(f"web CPU per request: {cpu_ms:.2f} ms (user + system of every gunicorn process)")
+        print(f"load generator CPU per request: {own_ms:.2f} ms (this script's clients)")
+        every = [ms for values in latencies.values() for ms in values]
+        return Result(served, percentile(every, 0.95) if every else float("nan"))
     finally:
         panel.stop()
+
+
+def main() -> None:
+    """Parse the options, run the load on each layout, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument(
+        "--layouts",
+        default="2x2",
+        help="gunicorn processes x threads, comma-separated (appliance: 2x2)",
+    )
+    parser.add_argument("--keep-alive", action="store_true", help="one connection per client")
+    parser.add_argument("--datasets", type=int, default=50, help="datasets and as many zvols")
+    args = parser.parse_args()
+    layouts = [Layout.parse(text) for text in args.layouts.split(",")]
+    results = [run(layout, args) for layout in layouts]
+    if len(results) > 1:
+        first = results[0]
+        print(f"\ncompared with {layouts[0]}:")
+        for layout, result in zip(layouts[1:], results[1:], strict=True):
+            print(f"  {layout}: requests x{result.requests / max(1, first.requests):.2f}, "
+                  f"p95 x{result.p95_ms / first.p95_ms:.2f}")  # fmt: skip
 
 
 if __name__ == "__main__":
