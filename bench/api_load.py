@@ -158,6 +158,13 @@ class Panel:
         master = psutil.Process(self.web.pid)
         return sum(sum(p.cpu_times()[:2]) for p in [master, *master.children(recursive=True)])
 
+    def web_memory_mib(self) -> tuple[float, float]:
+        """RSS and PSS of gunicorn's processes together (PSS counts shared pages once)."""
+        assert self.web is not None
+        master = psutil.Process(self.web.pid)
+        infos = [proc.memory_full_info() for proc in [master, *master.children(recursive=True)]]
+        return sum(i.rss for i in infos) / 2**20, sum(i.pss for i in infos) / 2**20
+
     def stop(self) -> None:
         """Stop both and remove the data directory."""
         for proc in (self.web, self.redis):
@@ -236,6 +243,11 @@ def run(layout: Layout, args: argparse.Namespace) -> Result:
         own_ms = (sum(os.times()[:2]) - own_before) * 1000 / max(1, served)
         print(f"web CPU per request: {cpu_ms:.2f} ms (user + system of every gunicorn process)")
         print(f"load generator CPU per request: {own_ms:.2f} ms (this script's clients)")
+        print(
+            "web memory after the load: RSS {:.0f} MiB, PSS {:.0f} MiB".format(
+                *panel.web_memory_mib()
+            )
+        )
         every = [ms for values in latencies.values() for ms in values]
         return Result(served, percentile(every, 0.95) if every else float("nan"))
     finally:
