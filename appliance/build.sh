@@ -224,6 +224,10 @@ EOF
   # daemons never start, and /etc/samba is not used.
   systemctl --root="$root" disable smbd.service nmbd.service samba-ad-dc.service >/dev/null 2>&1 || true
   systemctl --root="$root" mask smbd.service nmbd.service samba-ad-dc.service >/dev/null 2>&1
+  # LIO's configuration is restored by nasui-iscsi from the data partition; Debian's restore of
+  # /etc/rtslib-fb-target (empty here) only loaded the target's modules early (~4 s of an
+  # emulated boot).
+  systemctl --root="$root" mask rtslib-fb-targetctl.service >/dev/null 2>&1
   # Pools' file systems are mounted by nasui-zfs-mount, which does not hold back local-fs.target.
   systemctl --root="$root" mask zfs-mount.service >/dev/null 2>&1
   systemctl --root="$root" enable systemd-networkd.service zfs-import-scan.service \

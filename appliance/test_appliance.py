@@ -323,6 +323,10 @@ def test_boot_timeline(vm: VM) -> None:
     for unit in ("nasui-setup", "nasui-web", "nasui-worker", "nginx", "nasui-iscsi"):
         assert re.search(rf"{unit}=[\d.]+\.\.[\d.]+", lines[-1]), (unit, lines[-1])
     print(f"\n{lines[-1].strip()}")
+    # After it, the kernel modules loaded and the slowest units (systemd-analyze blame).
+    blame = vm.wait_console(r"NASUI_BLAME .*", 60).group(0).strip()
+    assert re.search(r"modules=\d+ \| \S+=\d", blame), blame
+    print(blame)
 
 
 def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
