@@ -152,17 +152,19 @@ class Panel:
         wait_for_port(self.port)
         return token
 
-    def web_cpu_seconds(self) -> float:
-        """User + system CPU time of gunicorn's processes so far."""
+    def web_processes(self) -> list[psutil.Process]:
+        """gunicorn's master and its workers."""
         assert self.web is not None
         master = psutil.Process(self.web.pid)
-        return sum(sum(p.cpu_times()[:2]) for p in [master, *master.children(recursive=True)])
+        return [master, *master.children(recursive=True)]
+
+    def web_cpu_seconds(self) -> float:
+        """User + system CPU time of gunicorn's processes so far."""
+        return sum(sum(proc.cpu_times()[:2]) for proc in self.web_processes())
 
     def web_memory_mib(self) -> tuple[float, float]:
         """RSS and PSS of gunicorn's processes together (PSS counts shared pages once)."""
-        assert self.web is not None
-        master = psutil.Process(self.web.pid)
-        infos = [proc.memory_full_info() for proc in [master, *master.children(recursive=True)]]
+        infos = [proc.memory_full_info() for proc in self.web_processes()]
         return sum(i.rss for i in infos) / 2**20, sum(i.pss for i in infos) / 2**20
 
     def stop(self) -> None:
@@ -200,8 +202,8 @@ def client(port: int, token: str, until: float, offset: int, out: dict[str, list
         out[path].append((time.perf_counter() - start) * 1000)
 
 
-def report(latencies: dict[str, list[float]], errors: list[str], seconds: float) -> None:
-    """Print the figures."""
+def report(latencies: dict[str, list[float]], errors: list[str], seconds: float) -> Result:
+    """Print the figures; return the ones layouts are compared by."""
     every = [ms for values in latencies.values() for ms in values]
     print(f"{len(every)} requests in {seconds:.0f} s: {len(every) / seconds:.0f} req/s, "
           f"{len(errors)} errors")  # fmt: skip
@@ -212,6 +214,7 @@ def report(latencies: dict[str, list[float]], errors: list[str], seconds: float)
                   f"{percentile(values, 0.95):8.1f} {percentile(values, 0.99):8.1f}")  # fmt: skip
     for error in sorted(set(errors))[:10]:
         print("error:", error)
+    return Result(len(every), percentile(every, 0.95) if every else float("nan"))
 
 
 def run(layout: Layout, args: argparse.Namespace) -> Result:
@@ -237,8 +240,8 @@ def run(layout: Layout, args: argparse.Namespace) -> Result:
         connections = "one connection per client" if args.keep_alive else "a connection per request"
         print(f"\n{args.clients} clients ({connections}), gunicorn {layout}, "
               f"{args.datasets} datasets + {args.datasets} zvols (sandbox)")  # fmt: skip
-        report(latencies, errors, args.seconds)
-        served = sum(len(values) for values in latencies.values())
+        result = report(latencies, errors, args.seconds)
+        served = result.requests
         cpu_ms = (panel.web_cpu_seconds() - cpu_before) * 1000 / max(1, served)
         own_ms = (sum(os.times()[:2]) - own_before) * 1000 / max(1, served)
         print(f"web CPU per request: {cpu_ms:.2f} ms (user + system of every gunicorn process)")
@@ -248,8 +251,7 @@ def run(layout: Layout, args: argparse.Namespace) -> Result:
                 *panel.web_memory_mib()
             )
         )
-        every = [ms for values in latencies.values() for ms in values]
-        return Result(served, percentile(every, 0.95) if every else float("nan"))
+        return result
     finally:
         panel.stop()
 
