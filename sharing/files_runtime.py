@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 
 from nasui.lib.switch import ServiceSwitch, UnknownAction, check_action
+from sharing.apply_lock import configuration_lock
 from sharing.files_state import build_accounts, build_nfs_state, build_smb_state
 from sharing.models import NfsSettings, SmbSettings
 from sharing.nfs.errors import NfsEngineError
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from sharing.smb.engine import SmbEngine
 
 log = logging.getLogger(__name__)
+LOCK = "files"  # the apply lock of accounts, SMB and NFS (sharing.apply_lock)
 NOT_SERVED = (
     "This machine runs no NFS server for the panel (NASUI_NFS=none): exports are kept, and "
     "served where the panel drives the kernel NFS server (NASUI_NFS=kernel)."
@@ -125,7 +127,8 @@ def control(action: str) -> None:
 def _smb_start(*, applied: bool = False) -> None:
     """Give smbd the saved configuration (unless just `applied`) and start it."""
     if not applied:
-        smb_engine().apply(build_smb_state(port=settings.NASUI_SMB_PORT))
+        with configuration_lock(LOCK):
+            smb_engine().apply(build_smb_state(port=settings.NASUI_SMB_PORT))
     smb_engine().start()
 
 
@@ -138,11 +141,7 @@ def supervise_once(*, first: bool = False) -> bool:
     """
     engine = smb_engine()
     if first:
-        _apply_smb()
-        try:
-            _apply_nfs()
-        except FilesApplyError:  # the exports must not keep SMB down: the Services page says
-            log.exception("the NFS exports could not be applied at boot")
+        _apply_at_boot()
         _nfs_first_check()
         wanted = smb_switch().first_check(enabled=SmbSettings.load().start_at_boot)
         if not wanted or engine.is_running():
@@ -154,6 +153,16 @@ def supervise_once(*, first: bool = False) -> bool:
     except (SmbEngineError, ValueError) as exc:
         raise FilesApplyError(f"The SMB server could not start: {exc}") from exc
     return True
+
+
+def _apply_at_boot() -> None:
+    """Accounts, SMB and NFS as committed in the database, whatever each service's state."""
+    with configuration_lock(LOCK):
+        _apply_smb()
+        try:
+            _apply_nfs()
+        except FilesApplyError:  # the exports must not keep SMB down: the Services page says
+            log.exception("the NFS exports could not be applied at boot")
 
 
 def service_status() -> dict[str, Any]:
@@ -205,7 +214,8 @@ def nfs_control(action: str) -> None:
 def _nfs_start(nfs: NfsEngine) -> None:
     """Start the kernel server and make the saved exports live."""
     nfs.start()
-    nfs.apply(build_nfs_state())
+    with configuration_lock(LOCK):
+        nfs.apply(build_nfs_state())
 
 
 def _nfs_first_check() -> None:

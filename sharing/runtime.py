@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 
 from nasui.lib.switch import ServiceSwitch, UnknownAction, check_action
+from sharing.apply_lock import configuration_lock
 from sharing.desired_state import build_desired_state
 from sharing.iscsi.base import ChangeReport, IscsiEngine
 from sharing.iscsi.desired import DesiredState
@@ -23,6 +24,7 @@ from storage import paths
 from storage.engine import get_engine
 
 log = logging.getLogger(__name__)
+LOCK = "iscsi"  # the apply lock of the target's configuration (sharing.apply_lock)
 
 
 class IscsiApplyError(Exception):
@@ -207,7 +209,8 @@ def control(action: str) -> None:
 def _start(target: IscsiEngine) -> ChangeReport:
     """Start the target and give it the saved configuration."""
     target.start()
-    return target.apply(desired_state())
+    with configuration_lock(LOCK):  # what is read is what is committed, until it is applied
+        return target.apply(desired_state())
 
 
 def supervise_once(*, first: bool = False) -> ChangeReport | None:

@@ -9,6 +9,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
 
 from sharing import runtime
+from sharing.apply_lock import configuration_lock
 
 T = TypeVar("T")
 M = TypeVar("M", bound=models.Model)
@@ -19,16 +20,22 @@ def applied_or_undone(
     apply: Callable[[], object],
     restore: Callable[[], None],
     refused: type[Exception],
+    service: str,
 ) -> T:
-    """Run `change`, then `apply` it to the running servers; if they refuse, undo both."""
-    try:
-        with transaction.atomic():
-            result = change()
-            apply()
-    except refused as exc:
-        # The database rolled back; give the running servers that state again.
-        restore()
-        raise ValidationError({NON_FIELD_ERRORS: [str(exc)]}) from exc
+    """Run `change`, then `apply` it to the running servers; if they refuse, undo both.
+
+    `service`'s apply lock is held until the commit, so that a boot step or restart of that
+    service applies this change rather than the state before it.
+    """
+    with configuration_lock(service):
+        try:
+            with transaction.atomic():
+                result = change()
+                apply()
+        except refused as exc:
+            # The database rolled back; give the running servers that state again.
+            restore()
+            raise ValidationError({NON_FIELD_ERRORS: [str(exc)]}) from exc
     return result
 
 
@@ -39,6 +46,7 @@ def saved_and_applied(change: Callable[[], T]) -> T:
         runtime.apply_configuration,
         runtime.restore_configuration,
         runtime.IscsiApplyError,
+        runtime.LOCK,
     )
 
 

@@ -20,6 +20,7 @@ def files_saved_and_applied(change: Callable[[], T]) -> T:
         files_runtime.apply_configuration,
         files_runtime.restore_configuration,
         files_runtime.FilesApplyError,
+        files_runtime.LOCK,
     )
 
 
