@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from appliance.testlib.config import ARTIFACTS, BOOT_TIMEOUT, DISKS, FIRMWARE, IMAGE
+from appliance.testlib.config import ARTIFACTS, BOOT_TIMEOUT, DISKS, FIRMWARE, IMAGE, REPORT_WAIT
 from nasui.lib.net import free_loopback_port
 
 TLS = ssl.create_default_context()
@@ -112,7 +112,7 @@ class VM:
     def print_boot_timeline(self) -> None:
         """Print this boot's NASUI_BOOT line (nasui-boot-report: when each unit started and was
         up, in seconds since the kernel started) beside the host's figure."""
-        limit = time.monotonic() + 60
+        limit = time.monotonic() + REPORT_WAIT
         while time.monotonic() < limit:
             found = re.search(r"NASUI_BOOT .*", self.console.read_text(errors="replace"))
             if found:
@@ -120,7 +120,7 @@ class VM:
                 print(f"\n{line}\n(/health/ from the host: {self.boot_seconds:.1f}s)")
                 return
             time.sleep(1)
-        print("\nno NASUI_BOOT line on the console within 60 s of /health/")
+        print(f"\nno NASUI_BOOT line on the console within {REPORT_WAIT} s of /health/")
 
     def health_ok(self) -> bool:
         """Whether /health/ answers 200 through nginx."""

@@ -41,7 +41,9 @@ class LioEngine:
         *,
         lock_file: Path | str | None = None,
         modprobe: str = "modprobe",
-        timeout: float = 30.0,
+        # modprobe and mount: generous, since one killed while a module initialises fails that
+        # load, and on a busy emulated boot a module takes tens of seconds
+        timeout: float = 120.0,
     ) -> None:
         self.save_file = Path(save_file) if save_file is not None else None
         if lock_file is None:
