@@ -142,3 +142,83 @@ def test_set_up_forgets_a_password_that_changed(setup, tmp_path, monkeypatch):
     password_file.write_text(PASSWORD + "\n")
     assert setup.set_up(tmp_path, password_file, []) == ""
     assert not password_file.exists()
+
+
+@pytest.fixture
+def template(setup, tmp_path, monkeypatch, transactional_db) -> Path:
+    """The image's template: a copy of the migrated test database as committed (no users)."""
+    from django.db import connection
+
+    path = tmp_path / "template.sqlite3"
+    with (
+        closing(sqlite3.connect(connection.settings_dict["NAME"])) as src,
+        closing(sqlite3.connect(path)) as dst,
+    ):
+        src.backup(dst)
+    monkeypatch.setattr(setup, "TEMPLATE", path)
+    monkeypatch.delenv("NASUI_DATABASE_URL", raising=False)
+    return path
+
+
+def test_a_first_boot_makes_the_database_and_admin_without_django(
+    setup, template, code, tmp_path, settings
+):
+    from django.contrib.auth.hashers import check_password
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    data = tmp_path / "data"
+    data.mkdir()
+    password = setup.first_boot(data, data / "admin-password", [code])
+    assert password, "no password"
+    assert (data / "admin-password").read_text().strip() == password
+    assert (data / "admin-password").stat().st_mode & 0o777 == 0o600
+    with closing(sqlite3.connect(data / "nasui.sqlite3")) as db:
+        rows = db.execute("SELECT username, password, is_superuser FROM auth_user").fetchall()
+    assert [(name, superuser) for name, _, superuser in rows] == [("admin", 1)]
+    assert check_password(password, rows[0][1])
+    assert quick(setup, data, code) == password, "the next boot needs no Django either"
+    assert not (data / "nasui.sqlite3.new").exists()
+
+
+def test_the_admin_row_is_one_django_logs_in_with_and_re_hashes(setup, template, settings):
+    from django.contrib.auth.hashers import PBKDF2PasswordHasher
+    from django.db import connection
+    from django.utils import timezone
+
+    from nasui.lib import first_password
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    password = first_password.new_password()
+    with closing(sqlite3.connect(connection.settings_dict["NAME"])) as db:
+        setup.insert_admin(db, first_password.light_hash(password))
+        db.commit()
+    admin = User.objects.get(username="admin")
+    assert (admin.is_superuser, admin.is_staff, admin.is_active) == (True, True, True)
+    assert abs((timezone.now() - admin.date_joined).total_seconds()) < 60
+    assert admin.check_password(password)  # as a login does: the light hash is upgraded
+    admin.refresh_from_db()
+    assert admin.password.startswith(f"pbkdf2_sha256${PBKDF2PasswordHasher.iterations}$")
+
+
+def test_a_first_boot_leaves_other_databases_to_django(
+    setup, template, code, tmp_path, monkeypatch
+):
+    data = tmp_path / "data"
+    data.mkdir()
+    with closing(sqlite3.connect(template)) as db:  # not a template as build.sh makes it
+        db.execute(
+            "INSERT INTO auth_user (password, is_superuser, username, first_name,"
+            " last_name, email, is_staff, is_active, date_joined)"
+            " VALUES ('x', 0, 'someone', '', '', '', 0, 1, '2026-01-01 00:00:00')"
+        )
+        db.commit()
+    assert setup.first_boot(data, data / "admin-password", [code]) is None
+    assert sorted(p.name for p in data.iterdir()) == [], "nothing half-made"
+    monkeypatch.setenv("NASUI_DATABASE_URL", "postgres://db/nasui")
+    assert setup.first_boot(data, data / "admin-password", [code]) is None
+    monkeypatch.delenv("NASUI_DATABASE_URL")
+    (data / "nasui.sqlite3").write_bytes(b"")  # a database is there: Django migrates it
+    assert setup.first_boot(data, data / "admin-password", [code]) is None
+    monkeypatch.setattr(setup, "TEMPLATE", tmp_path / "missing.sqlite3")
+    (data / "nasui.sqlite3").unlink()
+    assert setup.first_boot(data, data / "admin-password", [code]) is None

@@ -53,11 +53,11 @@ def test_changing_the_admin_password_forgets_the_first_one_at_once(password_file
 
 def test_a_login_that_re_hashes_it_is_remembered(password_file, eager_jobs, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
-    from nasui.management.commands.ensure_admin import first_start_hash
+    from nasui.lib.first_password import light_hash
 
     password_file.unlink()  # made after the admin, as ensure_admin does
     User.objects.create_superuser("admin", password=None)
-    User.objects.filter(username="admin").update(password=first_start_hash(PASSWORD))
+    User.objects.filter(username="admin").update(password=light_hash(PASSWORD))
     password_file.write_text(PASSWORD + "\n")
     admin = User.objects.get(username="admin")
     assert first_password.password_to_show(password_file) == PASSWORD

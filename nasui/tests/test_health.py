@@ -55,7 +55,7 @@ def test_a_first_start_password_kept_in_a_file_is_hashed_lightly_until_used(
 ):
     from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
-    from nasui.management.commands.ensure_admin import FIRST_START_ROUNDS
+    from nasui.lib.first_password import FIRST_START_ROUNDS
 
     settings.PASSWORD_HASHERS = PBKDF2
     call_command("ensure_admin", password_file=str(tmp_path / "pw"))

@@ -7,8 +7,10 @@ Under emulation a second of CPU is many of boot, so a boot does as little as it 
 with nothing to do never imports Django: plain sqlite3 shows that the migrations stamp (the image's
 migration files and the count the database applied) is unchanged, that a user exists, and that
 the admin's password hash is the one the first-boot password was last checked against (a PBKDF2
-check costs ~20 s there). Otherwise Django migrates (the first boot starts from the image's
-already-migrated template database), makes the admin and checks the password.
+check costs ~20 s there). A first boot needs no Django either: the database is a copy of the
+image's template (migrated by appliance/build.sh with this image's code, no users), and the admin
+is one row with a light hash, like ensure_admin's. Otherwise Django migrates, makes the admin and
+checks the password.
 """
 
 import hashlib
@@ -19,6 +21,7 @@ import sys
 import sysconfig
 from collections.abc import Sequence
 from contextlib import closing
+from datetime import UTC, datetime
 from pathlib import Path
 
 APP = Path("/opt/nasui/app")
@@ -64,6 +67,47 @@ def quick_boot(data: Path, password_file: Path, roots: Sequence[Path]) -> str | 
     return first_password.known_password(password_file, admin[0] if admin else None)
 
 
+def first_boot(data: Path, password_file: Path, roots: Sequence[Path]) -> str | None:
+    """The first boot's database and admin without Django: the password to show, or None.
+
+    None (Django does it) with another database, or a database already there, or no template.
+    """
+    database = data / "nasui.sqlite3"
+    if os.environ.get("NASUI_DATABASE_URL") or database.exists() or not TEMPLATE.exists():
+        return None
+    staged = database.with_name(database.name + ".new")  # in place only once it has the admin
+    shutil.copyfile(TEMPLATE, staged)
+    password = first_password.new_password()
+    admin_hash = first_password.light_hash(password)
+    try:
+        with closing(sqlite3.connect(staged)) as db:
+            insert_admin(db, admin_hash)
+            db.commit()
+            stamp = migrations_stamp(db, roots)
+    except sqlite3.Error as exc:  # a template whose users table is not Django's: Django does it
+        print(f"nasui-setup: the template database refused the admin ({exc})", file=sys.stderr)
+        staged.unlink()
+        return None
+    first_password.write_password(password_file, password)
+    first_password.remember(password_file, admin_hash)
+    staged.replace(database)
+    (data / "migrations.stamp").write_text(stamp)
+    return password
+
+
+def insert_admin(db: sqlite3.Connection, admin_hash: str) -> None:
+    """The `admin` superuser, as ensure_admin's create_superuser makes it (Django's columns)."""
+    if db.execute("SELECT COUNT(*) FROM auth_user").fetchone()[0]:
+        raise sqlite3.IntegrityError("the template has users")
+    joined = datetime.now(UTC).replace(tzinfo=None).isoformat(" ")  # naive UTC, as Django's
+    db.execute(
+        "INSERT INTO auth_user (password, last_login, is_superuser, username, first_name,"
+        " last_name, email, is_staff, is_active, date_joined)"
+        " VALUES (?, NULL, 1, 'admin', '', '', '', 1, 1, ?)",
+        (admin_hash, joined),
+    )
+
+
 def migrate(data: Path, roots: Sequence[Path]) -> None:
     """Bring the database up to date; a new SQLite one starts as the image's template."""
     from django.conf import settings
@@ -106,6 +150,8 @@ def set_up(data: Path, password_file: Path, roots: Sequence[Path]) -> str:
 def main(password_file: Path) -> None:
     data, roots = password_file.parent, code_roots()
     password = quick_boot(data, password_file, roots)
+    if password is None:
+        password = first_boot(data, password_file, roots)
     if password is None:
         password = set_up(data, password_file, roots)
     if password:
