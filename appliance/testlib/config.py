@@ -11,7 +11,7 @@ IMAGE = Path(os.environ.get("NASUI_APPLIANCE_IMAGE", REPO / "var/appliance/nasui
 FIRMWARE = os.environ.get("NASUI_APPLIANCE_FIRMWARE", "bios")
 BOOT_TIMEOUT = float(os.environ.get("NASUI_APPLIANCE_BOOT_TIMEOUT", "300"))
 # After /health/: the console's boot timeline comes once the iSCSI step (after the web) is done.
-REPORT_WAIT = 180
+REPORT_WAIT = 180.0
 CHROMIUM = os.environ.get("NASUI_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = REPO / "test-artifacts" / "appliance"
 INITIATOR = "iqn.2026-11.org.nasui:appliance-test"

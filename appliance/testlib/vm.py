@@ -30,7 +30,11 @@ class VM:
     """One appliance VM: a qcow2 overlay over the raw image, blank disks, forwarded ports."""
 
     def __init__(
-        self, workdir: Path, firmware: str = FIRMWARE, stick_bytes: int | None = None
+        self,
+        workdir: Path,
+        firmware: str = FIRMWARE,
+        stick_bytes: int | None = None,
+        image: Path = IMAGE,
     ) -> None:
         self.workdir = workdir
         self.firmware = firmware
@@ -41,9 +45,10 @@ class VM:
         self.console = workdir / "console.log"
         self.proc: subprocess.Popen[bytes] | None = None
         self.boot_seconds = 0.0
+        self.report_wait = REPORT_WAIT  # seconds after /health/ to wait for the NASUI_BOOT line
         # A sparse raw copy (not an overlay): appliance/upgrade.sh works on it like on a stick.
         self.system_disk = workdir / "nasui.img"
-        subprocess.run(["cp", "--sparse=always", str(IMAGE), str(self.system_disk)], check=True)
+        subprocess.run(["cp", "--sparse=always", str(image), str(self.system_disk)], check=True)
         if stick_bytes:  # as if the image were written onto a bigger stick
             os.truncate(self.system_disk, stick_bytes)
         for i in range(DISKS):
@@ -112,7 +117,7 @@ class VM:
     def print_boot_timeline(self) -> None:
         """Print this boot's NASUI_BOOT line (nasui-boot-report: when each unit started and was
         up, in seconds since the kernel started) beside the host's figure."""
-        limit = time.monotonic() + REPORT_WAIT
+        limit = time.monotonic() + self.report_wait
         while time.monotonic() < limit:
             found = re.search(r"NASUI_BOOT .*", self.console.read_text(errors="replace"))
             if found:
@@ -120,7 +125,7 @@ class VM:
                 print(f"\n{line}\n(/health/ from the host: {self.boot_seconds:.1f}s)")
                 return
             time.sleep(1)
-        print(f"\nno NASUI_BOOT line on the console within {REPORT_WAIT} s of /health/")
+        print(f"\nno NASUI_BOOT line on the console within {self.report_wait:.0f} s of /health/")
 
     def health_ok(self) -> bool:
         """Whether /health/ answers 200 through nginx."""
