@@ -324,8 +324,13 @@ def test_boot_timeline(vm: VM) -> None:
     line = vm.wait_console(r"NASUI_BOOT .*nasui-iscsi=[\d.]+\.\.[\d.]+.*", REPORT_WAIT).group(0)
     for unit in ("nasui-setup", "nasui-web", "nasui-worker", "nginx"):
         assert re.search(rf"{unit}=[\d.]+\.\.[\d.]+", line), (unit, line)
-    lines = re.findall(r"NASUI_BOOT .*", vm.console.read_text(errors="replace"))
-    assert len(lines) >= 2, lines  # at boot, and in the report after 150 s
+
+    def boot_lines() -> list[str]:
+        return re.findall(r"NASUI_BOOT .*", vm.console.read_text(errors="replace"))
+
+    # at boot, and in the report after 150 s (printed just after its NASUI_REPORT line)
+    lines = poll(boot_lines, lambda found: len(found) >= 2, 60, step=1)
+    assert len(lines) >= 2, lines
     print(f"\n{line.strip()}")
     # After it, the kernel modules loaded and the slowest units (systemd-analyze blame).
     blame = vm.wait_console(r"NASUI_BLAME .*", 60).group(0).strip()
