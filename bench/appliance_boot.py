@@ -29,6 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from appliance.testlib.vm import VM  # after the repository is on the path
 
+KINDS = ("first", "second")
+
 
 @dataclass
 class Boot:
@@ -45,8 +47,7 @@ class Image:
 
     path: Path
     label: str
-    first: list[Boot] = field(default_factory=list)
-    second: list[Boot] = field(default_factory=list)
+    boots: dict[str, list[Boot]] = field(default_factory=lambda: {k: [] for k in KINDS})
 
 
 def parse_image(spec: str) -> Image:
@@ -58,10 +59,8 @@ def parse_image(spec: str) -> Image:
     return Image(image, label or image.parent.name)
 
 
-def steps(vm: VM) -> tuple[str, str]:
-    """nasui-setup's span and the web's ready time from this boot's NASUI_BOOT line."""
-    found = re.search(r"NASUI_BOOT .*", vm.console.read_text(errors="replace"))
-    line = found.group(0) if found else ""
+def steps(line: str) -> tuple[str, str]:
+    """nasui-setup's span and the web's ready time from a boot's NASUI_BOOT line."""
     setup = re.search(r"nasui-setup=([\d.]+)\.\.([\d.]+)", line)
     web = re.search(r"nasui-web=[\d.]+\.\.([\d.]+)", line)
     span = f"{float(setup[2]) - float(setup[1]):.1f}" if setup else "-"
@@ -71,24 +70,22 @@ def steps(vm: VM) -> tuple[str, str]:
 def boot(vm: VM) -> Boot:
     """Start the VM and wait for /health/ (and the console's timeline)."""
     vm.start()
-    return Boot(vm.boot_seconds, *steps(vm))
+    return Boot(vm.boot_seconds, *steps(vm.boot_line))
 
 
 def one_round(image: Image, report_wait: float) -> None:
     """A first boot, a power-off and a second boot of `image` on a fresh stick."""
     workdir = Path(tempfile.mkdtemp(prefix="nasui-bootbench-"))
-    vm = VM(workdir, image=image.path)
-    vm.report_wait = report_wait
+    vm = VM(workdir, image=image.path, report_wait=report_wait)
     try:
-        image.first.append(boot(vm))
-        vm.shutdown()
-        image.second.append(boot(vm))
-        vm.shutdown()
+        for kind in KINDS:  # the second boot is the same stick after a clean power-off
+            image.boots[kind].append(boot(vm))
+            vm.shutdown()
     finally:
         vm.kill()
         shutil.rmtree(workdir, ignore_errors=True)
-    for kind, boots in (("first", image.first), ("second", image.second)):
-        last = boots[-1]
+    for kind in KINDS:
+        last = image.boots[kind][-1]
         print(
             f"{image.label:>12} {kind:>6} boot: {last.seconds:6.1f} s to /health/"
             f" (nasui-setup {last.setup} s, web ready at {last.web_ready} s)",
@@ -104,10 +101,10 @@ def median(boots: list[Boot]) -> float:
 def summary(images: list[Image]) -> None:
     """Medians per image and kind of boot, and their ratio to the first image's."""
     print(f"\n{'image':>12} {'kind':>6} {'boots (s)':>28} {'median':>8} {'ratio':>6}")
-    for kind in ("first", "second"):
-        base = median(getattr(images[0], kind))
+    for kind in KINDS:
+        base = median(images[0].boots[kind])
         for image in images:
-            boots = getattr(image, kind)
+            boots = image.boots[kind]
             listed = " ".join(f"{b.seconds:.1f}" for b in boots)
             ratio = median(boots) / base
             print(f"{image.label:>12} {kind:>6} {listed:>28} {median(boots):8.1f} {ratio:6.2f}")

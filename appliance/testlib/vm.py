@@ -35,6 +35,7 @@ class VM:
         firmware: str = FIRMWARE,
         stick_bytes: int | None = None,
         image: Path = IMAGE,
+        report_wait: float = REPORT_WAIT,
     ) -> None:
         self.workdir = workdir
         self.firmware = firmware
@@ -45,7 +46,8 @@ class VM:
         self.console = workdir / "console.log"
         self.proc: subprocess.Popen[bytes] | None = None
         self.boot_seconds = 0.0
-        self.report_wait = REPORT_WAIT  # seconds after /health/ to wait for the NASUI_BOOT line
+        self.report_wait = report_wait  # seconds after /health/ to wait for the NASUI_BOOT line
+        self.boot_line = ""  # this boot's NASUI_BOOT line, once print_boot_timeline found it
         # A sparse raw copy (not an overlay): appliance/upgrade.sh works on it like on a stick.
         self.system_disk = workdir / "nasui.img"
         subprocess.run(["cp", "--sparse=always", str(image), str(self.system_disk)], check=True)
@@ -112,6 +114,7 @@ class VM:
                 break
             time.sleep(1)
         self.boot_seconds = time.monotonic() - started
+        self.boot_line = ""
         self.print_boot_timeline()
 
     def print_boot_timeline(self) -> None:
@@ -121,8 +124,8 @@ class VM:
         while time.monotonic() < limit:
             found = re.search(r"NASUI_BOOT .*", self.console.read_text(errors="replace"))
             if found:
-                line = found.group(0).strip()
-                print(f"\n{line}\n(/health/ from the host: {self.boot_seconds:.1f}s)")
+                self.boot_line = found.group(0).strip()
+                print(f"\n{self.boot_line}\n(/health/ from the host: {self.boot_seconds:.1f}s)")
                 return
             time.sleep(1)
         print(f"\nno NASUI_BOOT line on the console within {self.report_wait:.0f} s of /health/")
