@@ -28,16 +28,17 @@ class SourceForm(StyledForm):
     """A kind and one of three inputs for it; only the one matching the kind is shown."""
 
     kind_field = "source_kind"
+    kinds = SOURCE_KINDS  # the choices of the kind field
     name_field = "source"  # what the services call it; the form has one field per kind
 
     def __init__(self, *args: Any, choices: dict[str, list[str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         kind = self.add_prefix(self.kind_field)  # nasui.js reads the rule by the field's name
-        for value, _ in self.fields[self.kind_field].choices:  # type: ignore[attr-defined]
-            field = self.fields[f"{self.name_field}_{value}"]
-            field.show_when = f"{kind}={value}"  # type: ignore[attr-defined]
+        for value, _ in self.kinds:
+            name = f"{self.name_field}_{value}"
+            self.show_when(name, f"{kind}={value}")
             if value != "path":
-                field.choices = _choices(choices.get(value, []))  # type: ignore[attr-defined]
+                self.set_choices(name, _choices(choices.get(value, [])))
 
     def clean(self) -> dict[str, Any]:
         """The input of the chosen kind becomes `source`; it must be given."""
@@ -131,7 +132,7 @@ class BenchmarkForm(SourceForm):
 
     def __init__(self, *args: Any, pools: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["pool"].choices = _choices(pools)  # type: ignore[attr-defined]
+        self.set_choices("pool", _choices(pools))
 
     def start_arguments(self) -> dict[str, Any]:
         """What benchmark_start takes, from the cleaned form."""
@@ -149,6 +150,7 @@ class FioForm(SourceForm):
     """Run fio profiles against a dataset (a file in it) or a zvol."""
 
     kind_field = "target_kind"
+    kinds = TARGET_KINDS
     name_field = "target"
 
     target_kind = forms.ChoiceField(choices=TARGET_KINDS, label="Test on", initial="dataset")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django import forms
@@ -19,6 +20,20 @@ class StyledForm(forms.Form):
                 continue
             css = "form-select" if isinstance(widget, forms.Select) else "form-control"
             widget.attrs.setdefault("class", css)
+
+    def set_choices(self, name: str, choices: Iterable[tuple[Any, Any]]) -> None:
+        """Give the choice field `name` its options, known only when the form is made."""
+        field = self.fields[name]
+        if not isinstance(field, forms.ChoiceField):
+            raise TypeError(f"{name} is not a choice field")
+        field.choices = list(choices)
+
+    def show_when(self, name: str, condition: str) -> None:
+        """Show field `name` only while another field has a value: "kind=zvol", "map_mode=root,all".
+
+        The page's script reads it from the field's data-show-when attribute.
+        """
+        self.fields[name].show_when = condition  # type: ignore[attr-defined]
 
     def full_clean(self) -> None:
         """Validate, then mark the widgets of fields with errors for Tabler's red outline."""

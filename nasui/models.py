@@ -1,10 +1,25 @@
-"""Core models: background jobs and personal API tokens."""
+"""Core models: background jobs, personal API tokens, and the base of one-row settings tables."""
 
 from __future__ import annotations
+
+from typing import Self
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models
+
+
+class SettingsRow(models.Model):
+    """A table holding one row of settings (pk 1), made with its defaults on first use."""
+
+    class Meta:
+        abstract = True
+
+    @classmethod
+    def load(cls) -> Self:
+        """The single settings row, created with defaults on first use."""
+        row, _ = cls._default_manager.get_or_create(pk=1)
+        return row
 
 
 class Job(models.Model):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from sharing.iscsi.host import exclusive_lock
+from nasui.lib.locks import file_lock
 
 _held = threading.local()
 
@@ -27,7 +27,7 @@ def configuration_lock(service: str) -> Iterator[None]:
     if service in names:  # a change that restarts the service: already ours
         yield
         return
-    with exclusive_lock(Path(settings.DATA_DIR) / "locks" / f"{service}-apply.lock"):
+    with file_lock(Path(settings.DATA_DIR) / "locks" / f"{service}-apply.lock"):
         names.add(service)
         try:
             yield

@@ -72,10 +72,10 @@ class LocalUserForm(StyledForm):
         super().__init__(*args, **kwargs)
         groups = _members(LocalGroup.objects.all())
         first = [(NEW_GROUP, "A new group named after the user")] if user is None else []
-        self.fields["group"].choices = first + groups  # type: ignore[attr-defined]
-        self.fields["groups"].choices = groups  # type: ignore[attr-defined]
+        self.set_choices("group", first + groups)
+        self.set_choices("groups", groups)
         homes = [("", "None")] + [(name, name) for name in filesystems]
-        self.fields["home_dataset"].choices = homes  # type: ignore[attr-defined]
+        self.set_choices("home_dataset", homes)
         if user is not None:
             # The name and uid stay: files on disk and the server's records carry them.
             del self.fields["username"], self.fields["uid"]
@@ -123,12 +123,10 @@ class SmbShareForm(StyledForm):
 
     def __init__(self, *args: Any, mountpoints: Sequence[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["path"].choices = [  # type: ignore[attr-defined]
-            (path, f"{name} ({path})") for name, path in mountpoints
-        ]
-        self.fields["users"].choices = _members(LocalUser.objects.all())  # type: ignore[attr-defined]
-        self.fields["groups"].choices = _members(LocalGroup.objects.all())  # type: ignore[attr-defined]
-        self.fields["time_machine_limit"].show_when = "time_machine=on"  # type: ignore[attr-defined]
+        self.set_choices("path", [(path, f"{name} ({path})") for name, path in mountpoints])
+        self.set_choices("users", _members(LocalUser.objects.all()))
+        self.set_choices("groups", _members(LocalGroup.objects.all()))
+        self.show_when("time_machine_limit", "time_machine=on")
 
 
 class SmbSettingsForm(StyledForm):
@@ -228,20 +226,20 @@ class ShareWizardForm(StyledForm):
     ) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", "A new dataset")] + [(name, name) for name in filesystems]
-        self.fields["existing"].choices = choices  # type: ignore[attr-defined]
-        self.fields["parent"].choices = [(p, p) for p in parents]  # type: ignore[attr-defined]
-        self.fields["compression"].choices = [(c, c) for c in compressions]  # type: ignore[attr-defined]
+        self.set_choices("existing", choices)
+        self.set_choices("parent", [(p, p) for p in parents])
+        self.set_choices("compression", [(c, c) for c in compressions])
         users = _members(LocalUser.objects.all())
-        self.fields["users"].choices = users  # type: ignore[attr-defined]
-        self.fields["map_mode"].choices = NfsShare.MapMode.choices  # type: ignore[attr-defined]
+        self.set_choices("users", users)
+        self.set_choices("map_mode", NfsShare.MapMode.choices)
         mapped = [("", "The new user above"), *users]
-        self.fields["map_user"].choices = mapped  # type: ignore[attr-defined]
+        self.set_choices("map_user", mapped)
         groups = [("", "—"), *_members(LocalGroup.objects.all())]
-        self.fields["map_group"].choices = groups  # type: ignore[attr-defined]
+        self.set_choices("map_group", groups)
         for field in ("parent", "name", "compression"):
-            self.fields[field].show_when = "existing="  # type: ignore[attr-defined]
+            self.show_when(field, "existing=")
         for field in ("map_user", "map_group"):
-            self.fields[field].show_when = "map_mode=root,all"  # type: ignore[attr-defined]
+            self.show_when(field, "map_mode=root,all")
 
     def sections(self) -> list[tuple[str, str, list[forms.BoundField]]]:
         """The form's fieldsets: legend, the rule that shows it, its bound fields."""
@@ -272,8 +270,8 @@ class PermissionsForm(StyledForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         root = [("", "root")]
-        self.fields["owner"].choices = root + _members(LocalUser.objects.all())  # type: ignore[attr-defined]
-        self.fields["group"].choices = root + _members(LocalGroup.objects.all())  # type: ignore[attr-defined]
+        self.set_choices("owner", root + _members(LocalUser.objects.all()))
+        self.set_choices("group", root + _members(LocalGroup.objects.all()))
 
 
 class NfsShareForm(StyledForm):
@@ -301,16 +299,14 @@ class NfsShareForm(StyledForm):
 
     def __init__(self, *args: Any, mountpoints: Sequence[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["path"].choices = [  # type: ignore[attr-defined]
-            (path, f"{name} ({path})") for name, path in mountpoints
-        ]
-        self.fields["map_mode"].choices = NfsShare.MapMode.choices  # type: ignore[attr-defined]
+        self.set_choices("path", [(path, f"{name} ({path})") for name, path in mountpoints])
+        self.set_choices("map_mode", NfsShare.MapMode.choices)
         users = [("", "—"), *_members(LocalUser.objects.all())]
-        self.fields["map_user"].choices = users  # type: ignore[attr-defined]
+        self.set_choices("map_user", users)
         groups = [("", "—"), *_members(LocalGroup.objects.all())]
-        self.fields["map_group"].choices = groups  # type: ignore[attr-defined]
+        self.set_choices("map_group", groups)
         for name in ("map_user", "map_group"):
-            self.fields[name].show_when = "map_mode=root,all"  # type: ignore[attr-defined]
+            self.show_when(name, "map_mode=root,all")
 
 
 class NfsSettingsForm(StyledForm):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from django.core.exceptions import ValidationError
 
-from sharing import validation as v
+from nasui.validation import fail
 from sharing.models import LocalGroup, LocalUser, NfsShare, SmbShare
 from sharing.services import accounts, nfs, smb
 from storage import permissions
@@ -78,10 +78,10 @@ def _protocols(protocols: Sequence[str]) -> set[str]:
     """The protocols asked for: at least one, each known."""
     chosen = set(protocols)
     if not chosen:
-        raise v.fail("protocols", "Pick SMB, NFS or both.")
+        raise fail("protocols", "Pick SMB, NFS or both.")
     unknown = sorted(chosen - set(PROTOCOLS))
     if unknown:
-        raise v.fail("protocols", f"Use smb or nfs, not {', '.join(unknown)}.")
+        raise fail("protocols", f"Use smb or nfs, not {', '.join(unknown)}.")
     return chosen
 
 
@@ -89,12 +89,12 @@ def _dataset(existing: str, parent: str, name: str, compression: str) -> tuple[s
     """The dataset to share, made if asked; (its name, whether the wizard made it)."""
     if existing:
         if existing not in storage.filesystem_names():
-            raise v.fail("existing", f"There is no file system named “{existing}”.")
+            raise fail("existing", f"There is no file system named “{existing}”.")
         return existing, False
     if not parent:
-        raise v.fail("parent", "Pick the pool or dataset for the new dataset, or an existing one.")
+        raise fail("parent", "Pick the pool or dataset for the new dataset, or an existing one.")
     if not name.strip():
-        raise v.fail("name", "Name the new dataset, e.g. family.")
+        raise fail("name", "Name the new dataset, e.g. family.")
     made = storage_services.dataset_create(
         parent=parent, name=name.strip(), compression=compression
     )
@@ -104,7 +104,7 @@ def _dataset(existing: str, parent: str, name: str, compression: str) -> tuple[s
 def _who(users: Sequence[LocalUser], username: str, guest_ok: bool) -> None:
     """The wizard asks the user to say who may use the SMB share: nobody by accident."""
     if not users and not username.strip() and not guest_ok:
-        raise v.fail("users", "Pick who may use the share: users, a new user, or guests.")
+        raise fail("users", "Pick who may use the share: users, a new user, or guests.")
 
 
 def _new_user(undo: Undo, username: str, password: str) -> LocalUser | None:
@@ -136,7 +136,7 @@ def _used(username: str, smb_request: SmbRequest | None, nfs_request: NfsRequest
     if not username.strip() or smb_request is not None or nfs_request is None:
         return
     if nfs_request.map_mode == NfsShare.MapMode.NONE or nfs_request.map_user is not None:
-        raise v.fail(
+        raise fail(
             "new_username",
             "This user would use nothing: tick SMB, or map NFS's root or everyone to them.",
         )

@@ -60,9 +60,8 @@ class SettingsForm(StyledForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        field = self.fields["discovery_auth_group"]
-        field.choices = _choices(AuthGroup.objects.all(), "—")  # type: ignore[attr-defined]
-        field.show_when = "discovery_auth_method=chap,mutual"  # type: ignore[attr-defined]
+        self.set_choices("discovery_auth_group", _choices(AuthGroup.objects.all(), "—"))
+        self.show_when("discovery_auth_group", "discovery_auth_method=chap,mutual")
 
 
 class PortalForm(StyledForm):
@@ -133,11 +132,9 @@ class TargetForm(StyledForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["portal"].choices = _choices(Portal.objects.prefetch_related("addresses"))  # type: ignore[attr-defined]
-        self.fields["initiator_group"].choices = _choices(  # type: ignore[attr-defined]
-            InitiatorGroup.objects.all(), "Everyone"
-        )
-        self.fields["auth_group"].choices = _choices(AuthGroup.objects.all(), "—")  # type: ignore[attr-defined]
+        self.set_choices("portal", _choices(Portal.objects.prefetch_related("addresses")))
+        self.set_choices("initiator_group", _choices(InitiatorGroup.objects.all(), "Everyone"))
+        self.set_choices("auth_group", _choices(AuthGroup.objects.all(), "—"))
 
 
 class ExtentForm(StyledForm):
@@ -160,10 +157,10 @@ class ExtentForm(StyledForm):
 
     def __init__(self, *args: Any, zvols: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["zvol"].choices = [("", "—")] + [(z, z) for z in zvols]  # type: ignore[attr-defined]
+        self.set_choices("zvol", [("", "—")] + [(z, z) for z in zvols])
         # Only the source that matches the chosen type is shown (static/js/nasui.js).
-        self.fields["zvol"].show_when = f"kind={Extent.Kind.ZVOL}"  # type: ignore[attr-defined]
-        self.fields["path"].show_when = f"kind={Extent.Kind.FILE}"  # type: ignore[attr-defined]
+        self.show_when("zvol", f"kind={Extent.Kind.ZVOL}")
+        self.show_when("path", f"kind={Extent.Kind.FILE}")
 
 
 class ExtentEditForm(StyledForm):
@@ -185,8 +182,8 @@ class AssociationForm(StyledForm):
 
     def __init__(self, *args: Any, targets: Any, extents: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["target"].choices = _choices(targets)  # type: ignore[attr-defined]
-        self.fields["extent"].choices = _choices(extents)  # type: ignore[attr-defined]
+        self.set_choices("target", _choices(targets))
+        self.set_choices("extent", _choices(extents))
 
 
 class WizardForm(StyledForm):
@@ -237,9 +234,9 @@ class WizardForm(StyledForm):
         self, *args: Any, parents: list[str], unshared: Sequence[str] = (), **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["parent"].choices = [(p, p) for p in parents]  # type: ignore[attr-defined]
+        self.set_choices("parent", [(p, p) for p in parents])
         new = [("", "A new zvol")]
-        self.fields["existing"].choices = new + [(z, z) for z in unshared]  # type: ignore[attr-defined]
+        self.set_choices("existing", new + [(z, z) for z in unshared])
         # The new zvol's own settings show only while "A new zvol" is chosen.
         for field in ("parent", "size", "volblocksize", "sparse", "force", "compression"):
-            self.fields[field].show_when = "existing="  # type: ignore[attr-defined]
+            self.show_when(field, "existing=")

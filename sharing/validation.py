@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.core.exceptions import ValidationError
-
+from nasui.validation import fail
 from sharing.accounts.desired import NAME_RULE, AccountError
 from sharing.accounts.desired import check_name as check_account_name
 from sharing.iscsi import desired, iqn
@@ -16,11 +15,6 @@ from storage.selectors import filesystem_names
 TARGET_NAME_RE = re.compile(r"^[-a-z0-9.:]+$")
 TARGET_NAME_MAX = 120
 CHAP_USER_RE = re.compile(r"^[A-Za-z0-9._@:-]{1,64}$")
-
-
-def fail(field: str, message: str) -> ValidationError:
-    """A ValidationError for one field."""
-    return ValidationError({field: [message]})
 
 
 def validate_iscsi_name(name: str, field: str) -> str:

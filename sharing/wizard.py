@@ -8,6 +8,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from nasui.validation import fail
 from sharing import runtime
 from sharing import validation as v
 from sharing.models import (
@@ -60,7 +61,7 @@ def _check_someone_is_named(initiator: str, chap_user: str, open_to_all: bool) -
     """A target open to everyone on the network is a choice the user makes, never a default."""
     if initiator or chap_user or open_to_all:
         return
-    raise v.fail(
+    raise fail(
         "open_to_all",
         "Nobody is named: give the PC's initiator IQN or CHAP credentials, or tick "
         f"“{OPEN_LABEL}” to let every computer on the network use this disk.",
@@ -72,9 +73,9 @@ def _check(name: str, initiator: str, chap_user: str, chap_secret: str, open_to_
     _check_someone_is_named(initiator, chap_user, open_to_all)
     v.validate_target_name(name)
     if Target.objects.filter(name=name).exists():
-        raise v.fail("name", "A target with this name exists.")
+        raise fail("name", "A target with this name exists.")
     if Extent.objects.filter(name=name).exists():
-        raise v.fail("name", "An extent with this name exists.")
+        raise fail("name", "An extent with this name exists.")
     if initiator:
         v.validate_iscsi_name(initiator, "initiator")
     if chap_user or chap_secret:
@@ -138,9 +139,9 @@ def share_existing_zvol(
     """Share a zvol that already exists (and no extent serves) as the LUN of a new target."""
     zvols = {d.name: d for d in storage_selectors.dataset_list(volumes=True)}
     if zvol not in zvols:
-        raise v.fail("existing", f"There is no zvol named “{zvol}”.")
+        raise fail("existing", f"There is no zvol named “{zvol}”.")
     if Extent.objects.filter(zvol=zvol).exists():
-        raise v.fail("existing", f"{zvol} is already shared by an extent.")
+        raise fail("existing", f"{zvol} is already shared by an extent.")
     name = name.strip() or zvol.rsplit("/", 1)[-1]
     _check(name, initiator.strip(), chap_user.strip(), chap_secret, open_to_all)
     block = zvols[zvol].volblocksize or 512
@@ -156,9 +157,9 @@ def share(*, existing: str = "", **fields: Any) -> WizardResult:
         wanted = {key: value for key, value in fields.items() if key in keep}
         return share_existing_zvol(zvol=existing, **wanted)
     if not fields.get("parent"):
-        raise v.fail("parent", "Pick the pool or dataset for the new zvol, or an existing zvol.")
+        raise fail("parent", "Pick the pool or dataset for the new zvol, or an existing zvol.")
     if not fields.get("size"):
-        raise v.fail("size", "Give the new zvol a size, e.g. 100G, or pick an existing zvol.")
+        raise fail("size", "Give the new zvol a size, e.g. 100G, or pick an existing zvol.")
     return share_new_zvol(**fields)
 
 

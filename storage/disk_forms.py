@@ -20,7 +20,7 @@ class NewDiskForm(StyledForm):
 
     def __init__(self, *args: Any, choices: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["new_disk"].choices = [("", "Pick a disk"), *choices]  # type: ignore[attr-defined]
+        self.set_choices("new_disk", [("", "Pick a disk"), *choices])
 
 
 class GrowForm(StyledForm):
@@ -35,4 +35,4 @@ class GrowForm(StyledForm):
 
     def __init__(self, *args: Any, choices: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["disks"].choices = choices  # type: ignore[attr-defined]
+        self.set_choices("disks", choices)

@@ -17,8 +17,8 @@ from django.core.exceptions import NON_FIELD_ERRORS
 from nasui.lib.units import format_bytes
 from nasui.models import Job
 from nasui.services import job_start
+from nasui.validation import fail
 from storage import selectors, tasks
-from storage import validation as v
 from storage.engine import get_engine
 from storage.errors import to_validation_error
 from storage.zfs import errors as zfs
@@ -46,7 +46,7 @@ def _call(call: Callable[[], T], field: str) -> T:
         sentence = next((s for cls, s in REFUSALS.items() if isinstance(exc, cls)), None)
         if sentence is None:
             raise to_validation_error(exc, field) from exc
-        raise v.fail(field, f"{sentence} ZFS said: {exc.message}") from exc
+        raise fail(field, f"{sentence} ZFS said: {exc.message}") from exc
 
 
 def _status(pool: str) -> PoolStatus:
@@ -59,22 +59,22 @@ def _member(status: PoolStatus, disk: str, field: str = "disk") -> tuple[str, Vd
     try:
         return find_leaf(status, disk)
     except zfs.DeviceNotFound:
-        raise v.fail(field, f"Disk {disk} is not part of pool {status.name}.") from None
+        raise fail(field, f"Disk {disk} is not part of pool {status.name}.") from None
 
 
 def _free_disks(names: Sequence[str], field: str) -> dict[str, selectors.DiskRow]:
     """The rows of disks no pool or file system uses; a field error otherwise."""
     if not names:
-        raise v.fail(field, "Pick at least one disk.")
+        raise fail(field, "Pick at least one disk.")
     if len(set(names)) != len(names):
-        raise v.fail(field, "A disk can be used only once.")
+        raise fail(field, "A disk can be used only once.")
     known = {row.name: row for row in selectors.disk_list()}
     for name in names:
         row = known.get(name)
         if row is None:
-            raise v.fail(field, f"There is no disk named “{name}”.")
+            raise fail(field, f"There is no disk named “{name}”.")
         if not row.free:
-            raise v.fail(field, f"Disk {name} is in use ({row.pool or row.other_use}).")
+            raise fail(field, f"Disk {name} is in use ({row.pool or row.other_use}).")
     return {name: known[name] for name in names}
 
 
@@ -86,7 +86,7 @@ def _size_of(disk: str) -> int:
 def _not_smaller(new: selectors.DiskRow, old: str) -> None:
     old_size = _size_of(old)
     if new.size < old_size:
-        raise v.fail(
+        raise fail(
             "new_disk",
             f"Disk {new.name} ({format_bytes(new.size)}) is smaller than {short(old)} "
             f"({format_bytes(old_size)}): a replacement must be at least as large.",
@@ -127,9 +127,9 @@ def pool_disk_replace(*, pool: str, disk: str, new_disk: str, user: Actor = None
     status = _status(pool)
     section, _parent, _leaf = _member(status, disk)
     if section not in ("data", "logs"):
-        raise v.fail("disk", f"Only data and log disks are replaced; {disk} is in {section}.")
+        raise fail("disk", f"Only data and log disks are replaced; {disk} is in {section}.")
     if _busy_resilvering(pool):
-        raise v.fail(NON_FIELD_ERRORS, f"Pool {pool} is already resilvering: wait for it to end.")
+        raise fail(NON_FIELD_ERRORS, f"Pool {pool} is already resilvering: wait for it to end.")
     spares = {short(s.name) for s in status.spares if s.state == "AVAIL"}
     hot_spare = short(new_disk) in spares
     if hot_spare:
@@ -148,7 +148,7 @@ def pool_disk_attach(*, pool: str, disk: str, new_disk: str, user: Actor = None)
     section, parent, _leaf = _member(_status(pool), disk)
     if section != "data" or (parent is not None and parent.type != "mirror"):
         kind = parent.type if parent is not None else section
-        raise v.fail(
+        raise fail(
             "disk", f"Attach works on a single disk or a mirror; {disk} is in a {kind} vdev."
         )
     new_row = _free_disks([new_disk], "new_disk")[new_disk]
@@ -163,7 +163,7 @@ def pool_disk_detach(*, pool: str, disk: str, user: Actor = None) -> None:
     """Take one side off a mirror (never the last healthy copy)."""
     _section, parent, _leaf = _member(_status(pool), disk)
     if parent is None or parent.type not in ("mirror", "replacing", "spare"):
-        raise v.fail(
+        raise fail(
             "disk", f"{disk} is not a side of a mirror: detaching it would remove the last copy."
         )
     _call(lambda: get_engine().detach_disk(pool, disk), "disk")
@@ -182,20 +182,20 @@ def pool_vdev_add(*, pool: str, layout: str, disks: Sequence[str], user: Actor =
     """Add one data vdev of the pool's own type and width."""
     pool_type, widths = data_shape(_status(pool))
     if layout not in MIN_DISKS:
-        raise v.fail("layout", f"Unknown layout {layout!r}.")
+        raise fail("layout", f"Unknown layout {layout!r}.")
     if pool_type == "mixed" or len(widths) > 1:
-        raise v.fail(
+        raise fail(
             "layout",
             f"The data vdevs of {pool} differ in type or width: make them alike (attach or "
             "detach disks) before adding another.",
         )
     if layout != pool_type:
-        raise v.fail("layout", f"Pool {pool} is a {pool_type} pool: add a {pool_type} vdev.")
+        raise fail("layout", f"Pool {pool} is a {pool_type} pool: add a {pool_type} vdev.")
     if layout == "stripe" and len(disks) != 1:
-        raise v.fail("disks", "A stripe grows one disk at a time.")
+        raise fail("disks", "A stripe grows one disk at a time.")
     (width,) = widths
     if layout != "stripe" and len(disks) != width:
-        raise v.fail("disks", f"Each {layout} vdev of {pool} has {width} disks: pick {width}.")
+        raise fail("disks", f"Each {layout} vdev of {pool} has {width} disks: pick {width}.")
     _free_disks(disks, "disks")
     _call(lambda: get_engine().add_vdev(pool, layout, list(disks)), "disks")
 
@@ -205,11 +205,11 @@ def pool_aux_add(
 ) -> None:
     """Add hot spares, a log (mirrored when asked) or cache disks."""
     if kind not in AUX_KINDS:
-        raise v.fail("kind", f"Choose one of: {', '.join(AUX_KINDS)}.")
+        raise fail("kind", f"Choose one of: {', '.join(AUX_KINDS)}.")
     _status(pool)
     _free_disks(disks, "disks")
     if mirror and (kind != "log" or len(disks) < 2):
-        raise v.fail("mirror", "Only a log of two or more disks can be mirrored.")
+        raise fail("mirror", "Only a log of two or more disks can be mirrored.")
     _call(lambda: get_engine().add_aux(pool, kind, list(disks), mirror=mirror), "disks")
 
 
@@ -219,5 +219,5 @@ def pool_aux_remove(*, pool: str, disk: str, user: Actor = None) -> None:
     if not any(vdev.name == disk for vdev in status.logs):
         section, parent, _leaf = _member(status, disk)
         if section not in ("spares", "cache", "logs") or parent is not None:
-            raise v.fail("disk", f"{disk} is not a spare, cache or log device of {pool}.")
+            raise fail("disk", f"{disk} is not a spare, cache or log device of {pool}.")
     _call(lambda: get_engine().remove_aux(pool, disk), "disk")

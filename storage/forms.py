@@ -49,7 +49,7 @@ class PoolCreateForm(StyledForm):
     def __init__(self, *args: Any, disk_choices: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for name in ("disks", "log", "cache", "spares"):
-            self.fields[name].choices = disk_choices  # type: ignore[attr-defined]
+            self.set_choices(name, disk_choices)
 
 
 class ConfirmForm(StyledForm):
@@ -144,11 +144,13 @@ class DatasetPropertiesForm(StyledForm):
                 del self.fields[name]
             return
         known = owners.accounts()
-        self.fields["owner"].choices = _account_choices(  # type: ignore[attr-defined]
-            dict(known.users), ownership.uid if ownership else None, "uid"
+        self.set_choices(
+            "owner",
+            _account_choices(dict(known.users), ownership.uid if ownership else None, "uid"),
         )
-        self.fields["group"].choices = _account_choices(  # type: ignore[attr-defined]
-            dict(known.groups), ownership.gid if ownership else None, "gid"
+        self.set_choices(
+            "group",
+            _account_choices(dict(known.groups), ownership.gid if ownership else None, "gid"),
         )
 
 
@@ -162,7 +164,7 @@ class DatasetCreateForm(DatasetPropertiesForm):
     def __init__(self, *args: Any, parents: list[str], **kwargs: Any) -> None:
         """Parents to pick from; no recursive apply (nothing is inside yet)."""
         super().__init__(*args, **kwargs)
-        self.fields["parent"].choices = _choices(parents)  # type: ignore[attr-defined]
+        self.set_choices("parent", _choices(parents))
         # A new file system is empty: there is nothing inside to apply owner and mode to.
         del self.fields["permissions_recursive"]
         self.fields["mode"].help_text = "Octal, e.g. 0770; empty: 0755 as ZFS makes it."
@@ -198,4 +200,4 @@ class ZvolCreateForm(ZvolPropertiesForm):
 
     def __init__(self, *args: Any, parents: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["parent"].choices = _choices(parents)  # type: ignore[attr-defined]
+        self.set_choices("parent", _choices(parents))

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from storage import validation as v
+from nasui.validation import fail
 from storage.schedule import Schedule, due
 
 M = TypeVar("M", bound=models.Model)
@@ -77,7 +77,7 @@ def save_changes(
     candidate = copy.copy(task)
     for key, value in values.items():
         if key not in allowed:
-            raise v.fail(key, "Unknown field.")
+            raise fail(key, "Unknown field.")
         setattr(candidate, key, value.strip() if isinstance(value, str) else value)
     check(candidate)
     for key in values:

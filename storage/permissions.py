@@ -16,9 +16,9 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
 from nasui.models import Job
 from nasui.services import job_start
+from nasui.validation import fail
 from storage import owners, paths, selectors
 from storage.engine import get_engine
-from storage.validation import fail
 
 MODE_MAX = 0o7777
 _OCTAL = re.compile(r"^0?[0-7]{3,4}$")

@@ -11,8 +11,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from nasui.validation import fail
 from storage import services
-from storage import validation as v
 from storage.engine import get_engine
 from storage.models import ScrubTask
 from storage.periodic import claimed_slots, next_slots, save_changes
@@ -35,7 +35,7 @@ def scrub_tasks() -> list[ScrubTask]:
 def scrub_task_get(pool: str) -> ScrubTask:
     """The pool's scrub task (made with the defaults on first use)."""
     if pool not in {p.name for p in get_engine().list_pools()}:
-        raise v.fail("pool", f"There is no pool named “{pool}”.")
+        raise fail("pool", f"There is no pool named “{pool}”.")
     return scrub_task_of(pool)
 
 
@@ -58,11 +58,11 @@ def scrub_task_update(*, task: ScrubTask, **values: Any) -> ScrubTask:
 def _check(task: ScrubTask) -> None:
     """The threshold and the schedule, each error on its own field."""
     if not 1 <= int(task.threshold_days) <= MAX_THRESHOLD_DAYS:
-        raise v.fail("threshold_days", f"Use 1 to {MAX_THRESHOLD_DAYS} days.")
+        raise fail("threshold_days", f"Use 1 to {MAX_THRESHOLD_DAYS} days.")
     try:
         schedule_of(task)
     except ScheduleError as exc:
-        raise v.fail(exc.field, exc.message) from exc
+        raise fail(exc.field, exc.message) from exc
 
 
 def last_scrub(pool: str) -> datetime | None:

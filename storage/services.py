@@ -13,6 +13,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from nasui.lib.units import format_bytes
 from nasui.models import Job
 from nasui.services import job_start
+from nasui.validation import fail
 from storage import owners, permissions, selectors, tasks, usage
 from storage import validation as v
 from storage.changes import apply_all_or_nothing
@@ -39,18 +40,18 @@ def _pool_layout(
 ) -> PoolLayout:
     """Check the layout's rules and that every disk is free; build the engine's layout."""
     if not disks:
-        raise v.fail("disks", "Pick the disks for the pool.")
+        raise fail("disks", "Pick the disks for the pool.")
     vdev_type, per_vdev = v.validate_layout(layout, len(disks), width)
     chosen = [*disks, *(d for group in extra.values() for d in group)]
     if len(set(chosen)) != len(chosen):
-        raise v.fail("disks", "A disk can be used only once in a pool.")
+        raise fail("disks", "A disk can be used only once in a pool.")
     known = {row.name: row for row in selectors.disk_list()}
     for name in chosen:
         row = known.get(name)
         if row is None:
-            raise v.fail("disks", f"There is no disk named “{name}”.")
+            raise fail("disks", f"There is no disk named “{name}”.")
         if not row.free:
-            raise v.fail("disks", f"Disk {name} is in use ({row.pool or row.other_use}).")
+            raise fail("disks", f"Disk {name} is in use ({row.pool or row.other_use}).")
     groups = tuple(tuple(disks[i : i + per_vdev]) for i in range(0, len(disks), per_vdev))
     return PoolLayout(
         type=vdev_type,
@@ -75,7 +76,7 @@ def pool_create(
     """Validate a new pool and start the job that creates it."""
     name = v.validate_pool_name(name)
     if any(p.name == name for p in selectors.pool_list()):
-        raise v.fail("name", "A pool with this name already exists.")
+        raise fail("name", "A pool with this name already exists.")
     pool_layout = _pool_layout(
         layout=layout,
         disks=list(disks),
@@ -100,7 +101,7 @@ def pool_create(
 def _confirm(name: str, typed: str) -> None:
     """Destroying needs the exact name typed again."""
     if typed.strip() != name:
-        raise v.fail("confirm", f"Type “{name}” to confirm.")
+        raise fail("confirm", f"Type “{name}” to confirm.")
 
 
 def pool_destroy(*, name: str, confirm: str, user: User | AnonymousUser | None = None) -> Job:
@@ -128,7 +129,7 @@ def pool_import(*, name_or_guid: str, new_name: str = "") -> None:
     if new_name:
         new_name = v.validate_pool_name(new_name, "new_name")
     if not any(name_or_guid in (p.name, p.guid) for p in selectors.importable_pools()):
-        raise v.fail("pool", f"No importable pool is named “{name_or_guid}”.")
+        raise fail("pool", f"No importable pool is named “{name_or_guid}”.")
     _engine_call(lambda: get_engine().import_pool(name_or_guid, new_name=new_name or None))
 
 
@@ -183,7 +184,7 @@ def _validated_properties(
         props["dedup"] = v.validate_choice(dedup, v.DEDUP_FORM_CHOICES, "dedup")
     if comment is not None:
         if len(comment) > 200 or "\n" in comment:
-            raise v.fail("comment", "One line of at most 200 characters.")
+            raise fail("comment", "One line of at most 200 characters.")
         props["nasui:comment"] = comment
     return props
 
@@ -193,7 +194,7 @@ def _child_name(parent: str, name: str) -> str:
     full = v.validate_dataset_name(f"{parent.strip('/')}/{v.validate_component(name)}")
     parent_ds = _engine_call(lambda: get_engine().get_dataset(parent), "parent")
     if parent_ds.is_volume:
-        raise v.fail("parent", "A zvol cannot contain datasets.")
+        raise fail("parent", "A zvol cannot contain datasets.")
     return full
 
 
@@ -229,7 +230,7 @@ def _ownership_change(
         return None
     before = permissions.mountpoint_ownership(permissions.mountpoint_of(name))
     if before is None:
-        raise v.fail("mode", f"{name} is not mounted: its folder has no owner to change.")
+        raise fail("mode", f"{name} is not mounted: its folder has no owner to change.")
     wanted = permissions.wanted_ownership(
         before, owner=owner or None, group=group or None, mode=mode or None
     )
@@ -325,7 +326,7 @@ def dataset_update(
     """
     current = _engine_call(lambda: get_engine().get_dataset(name), "name")
     if current.is_volume:
-        raise v.fail("name", "This is a zvol; edit it as a zvol.")
+        raise fail("name", "This is a zvol; edit it as a zvol.")
     extra: dict[str, Any] = _acl_properties(acltype)
     if atime is not None:
         extra["atime"] = v.validate_choice(atime, ["inherit", "on", "off"], "atime")
@@ -360,7 +361,7 @@ def _tree_ownership(
         return change[1]
     found = permissions.mountpoint_ownership(permissions.mountpoint_of(name))
     if found is None:
-        raise v.fail("permissions_recursive", f"{name} is not mounted.")
+        raise fail("permissions_recursive", f"{name} is not mounted.")
     return found
 
 
@@ -368,7 +369,7 @@ def dataset_destroy(*, name: str, confirm: str, recursive: bool = False) -> None
     """Destroy a file system (and, if asked, everything below it)."""
     current = _engine_call(lambda: get_engine().get_dataset(name), "name")
     if "/" not in current.name:
-        raise v.fail("name", "This is the pool's root dataset: destroy the pool instead.")
+        raise fail("name", "This is the pool's root dataset: destroy the pool instead.")
     _confirm(name, confirm)
     _refuse_if_shared(name, prefix=True)
     _engine_call(lambda: get_engine().destroy_dataset(name, recursive=recursive))
@@ -392,14 +393,14 @@ def zvol_create(
     volblocksize = v.validate_block_size(volblocksize, v.VOLBLOCKSIZES, "volblocksize")
     size_bytes = v.parse_size(size, "size")
     if size_bytes % volblocksize:
-        raise v.fail(
+        raise fail(
             "size",
             f"Must be a multiple of the block size ({v.format_size(volblocksize)}).",
         )
     if not sparse:
         available = _engine_call(lambda: get_engine().get_dataset(parent)).available
         if size_bytes > available * THICK_ZVOL_LIMIT and not force:
-            raise v.fail(
+            raise fail(
                 "size",
                 f"A thick zvol of this size takes over 80% of the {format_bytes(available)} "
                 f"free: make it sparse or smaller, or tick “{v.FORCE_LABEL}” "
@@ -429,7 +430,7 @@ def zvol_update(
     """Grow a zvol and change its properties; it never shrinks."""
     current = _engine_call(lambda: get_engine().get_dataset(name), "name")
     if not current.is_volume:
-        raise v.fail("name", "This is a file system, not a zvol.")
+        raise fail("name", "This is a file system, not a zvol.")
     props = _validated_properties(
         compression=compression, dedup=dedup, comment=comment, extra={}, sync=sync
     )
@@ -437,9 +438,9 @@ def zvol_update(
         new_size = v.parse_size(size, "size")
         block = current.volblocksize or v.DEFAULT_VOLBLOCKSIZE
         if new_size < (current.volsize or 0):
-            raise v.fail("size", "A zvol can only grow: shrinking would destroy data.")
+            raise fail("size", "A zvol can only grow: shrinking would destroy data.")
         if new_size % block:
-            raise v.fail("size", f"Must be a multiple of the block size ({v.format_size(block)}).")
+            raise fail("size", f"Must be a multiple of the block size ({v.format_size(block)}).")
         if new_size != current.volsize:
             # Grown last: the one step that cannot be undone runs after the ones that can.
             grown = _apply_changes(
@@ -454,7 +455,7 @@ def zvol_destroy(*, name: str, confirm: str) -> None:
     """Destroy a zvol unless an iSCSI extent uses it."""
     current = _engine_call(lambda: get_engine().get_dataset(name), "name")
     if not current.is_volume:
-        raise v.fail("name", "This is a file system, not a zvol.")
+        raise fail("name", "This is a file system, not a zvol.")
     _confirm(name, confirm)
     _refuse_if_shared(name)
     _engine_call(lambda: get_engine().destroy_dataset(name))

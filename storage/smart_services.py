@@ -8,8 +8,8 @@ from typing import Any
 
 from django.utils import timezone
 
+from nasui.validation import fail
 from storage import selectors, smart_selectors
-from storage import validation as v
 from storage.models import SmartTestTask
 from storage.periodic import claimed_slots, next_slots, save_changes
 from storage.schedule import Schedule, ScheduleError
@@ -27,13 +27,13 @@ def _disk_names() -> set[str]:
 def smart_test_start(*, disk: str, kind: str) -> None:
     """Start a short or long self-test of one disk (it runs inside the disk)."""
     if kind not in TEST_KINDS:
-        raise v.fail("kind", "Choose a short or a long test.")
+        raise fail("kind", "Choose a short or a long test.")
     if disk not in _disk_names():
-        raise v.fail("disk", f"There is no disk named “{disk}”.")
+        raise fail("disk", f"There is no disk named “{disk}”.")
     try:
         smart_selectors.smart_source().start_test(disk, kind)
     except SmartError as exc:
-        raise v.fail("disk", f"{disk}: {exc.message}") from exc
+        raise fail("disk", f"{disk}: {exc.message}") from exc
     finally:
         smart_selectors.forget(disk)
 
@@ -46,15 +46,15 @@ def schedule_of(task: SmartTestTask) -> Schedule:
 def _check(task: SmartTestTask) -> None:
     """The kind, the disks (sorted, once each) and the schedule, each error on its field."""
     if task.kind not in TEST_KINDS:
-        raise v.fail("kind", "Choose a short or a long test.")
+        raise fail("kind", "Choose a short or a long test.")
     task.disks = sorted(set(task.disks or []))
     unknown = sorted(set(task.disks) - _disk_names())
     if unknown:
-        raise v.fail("disks", f"No such disk: {', '.join(unknown)}.")
+        raise fail("disks", f"No such disk: {', '.join(unknown)}.")
     try:
         schedule_of(task)
     except ScheduleError as exc:
-        raise v.fail(exc.field, exc.message) from exc
+        raise fail(exc.field, exc.message) from exc
 
 
 def _apply(task: SmartTestTask, values: dict[str, Any]) -> SmartTestTask:

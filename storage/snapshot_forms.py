@@ -36,7 +36,7 @@ class SnapshotCreateForm(StyledForm):
     def __init__(self, *args: Any, datasets: list[str], **kwargs: Any) -> None:
         """Offer the datasets and zvols that exist."""
         super().__init__(*args, **kwargs)
-        self.fields["dataset"].choices = [(n, n) for n in datasets]  # type: ignore[attr-defined]
+        self.set_choices("dataset", [(n, n) for n in datasets])
 
 
 class AnyNamesField(forms.MultipleChoiceField):
@@ -65,7 +65,7 @@ class SnapshotRangeForm(StyledForm):
         """Offer the dataset's snapshots, oldest first."""
         super().__init__(*args, **kwargs)
         for field in ("first", "last"):
-            self.fields[field].choices = [(n, n) for n in names]  # type: ignore[attr-defined]
+            self.set_choices(field, [(n, n) for n in names])
 
 
 class RollbackForm(StyledForm):
@@ -126,7 +126,7 @@ class SnapshotTaskForm(StyledForm):
     def __init__(self, *args: Any, datasets: list[str], **kwargs: Any) -> None:
         """Offer the datasets and zvols that exist."""
         super().__init__(*args, **kwargs)
-        self.fields["dataset"].choices = [(n, n) for n in datasets]  # type: ignore[attr-defined]
+        self.set_choices("dataset", [(n, n) for n in datasets])
 
     def clean(self) -> dict[str, Any]:
         """A preset wins over the typed fields (so the form works without JavaScript)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from storage import validation as v
+from nasui.validation import fail
 from storage.engine import get_engine
 from storage.errors import to_validation_error
 from storage.zfs import errors as zfs
@@ -19,7 +19,7 @@ def snapshot_list(dataset: str | None = None, *, recursive: bool = False) -> lis
     try:
         return engine.list_snapshots(dataset, recursive=recursive)
     except zfs.DatasetNotFound:
-        raise v.fail("dataset", f"There is no dataset or zvol named “{dataset}”.") from None
+        raise fail("dataset", f"There is no dataset or zvol named “{dataset}”.") from None
 
 
 def snapshot_get(name: str, *, field: str = "name") -> Snapshot:
@@ -27,7 +27,7 @@ def snapshot_get(name: str, *, field: str = "name") -> Snapshot:
     try:
         dataset, _ = check_snapshot_name(name)
     except zfs.InvalidProperty as exc:
-        raise v.fail(field, f"“{name}” is not a snapshot name (dataset@name).") from exc
+        raise fail(field, f"“{name}” is not a snapshot name (dataset@name).") from exc
     try:
         found = get_engine().list_snapshots(dataset)
     except zfs.DatasetNotFound:
@@ -35,7 +35,7 @@ def snapshot_get(name: str, *, field: str = "name") -> Snapshot:
     for snapshot in found:
         if snapshot.name == name:
             return snapshot
-    raise v.fail(field, f"There is no snapshot named “{name}”.")
+    raise fail(field, f"There is no snapshot named “{name}”.")
 
 
 def newer_than(snapshot: Snapshot) -> list[Snapshot]:
@@ -49,7 +49,7 @@ def snapshot_diff(name: str) -> list[DiffEntry]:
     """What changed in a file system since the snapshot."""
     snapshot = snapshot_get(name, field="snapshot")
     if get_engine().get_dataset(snapshot.dataset).is_volume:
-        raise v.fail("snapshot", "A zvol is a disk image: there are no files to compare.")
+        raise fail("snapshot", "A zvol is a disk image: there are no files to compare.")
     try:
         return get_engine().diff(name)
     except zfs.ZfsError as exc:

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from nasui.validation import fail
 from storage import naming, usage
 from storage import snapshot_selectors as selectors
 from storage import validation as v
@@ -31,7 +32,7 @@ def _dataset(name: str, field: str = "dataset") -> str:
     try:
         return get_engine().get_dataset(name).name
     except zfs.DatasetNotFound:
-        raise v.fail(field, f"There is no dataset or zvol named “{name}”.") from None
+        raise fail(field, f"There is no dataset or zvol named “{name}”.") from None
     except zfs.ZfsError as exc:
         raise to_validation_error(exc, field) from exc
 
@@ -48,11 +49,11 @@ def snapshot_create(
     name = _rendered(name, now or timezone.now())
     problem = snapshot_name_problem(name)
     if problem:
-        raise v.fail("name", problem)
+        raise fail("name", problem)
     try:
         get_engine().create_snapshot(f"{dataset}@{name}", recursive=recursive)
     except zfs.DatasetExists:
-        raise v.fail("name", f"{dataset} already has a snapshot named “{name}”.") from None
+        raise fail("name", f"{dataset} already has a snapshot named “{name}”.") from None
     except zfs.ZfsError as exc:
         raise to_validation_error(exc) from exc
     return selectors.snapshot_get(f"{dataset}@{name}")
@@ -65,7 +66,7 @@ def _rendered(name: str, now: datetime) -> str:
         return text
     problem = naming.codes_problem(text)
     if problem:
-        raise v.fail("name", problem)
+        raise fail("name", problem)
     return naming.render(text, now.astimezone(UTC))
 
 
@@ -82,19 +83,19 @@ def snapshot_destroy(*, dataset: str, names: Sequence[str], recursive: bool = Fa
     """Destroy the named snapshots of one dataset, all or none; the number destroyed."""
     dataset = _dataset(dataset)
     if not names:
-        raise v.fail("names", "Pick the snapshots to destroy.")
+        raise fail("names", "Pick the snapshots to destroy.")
     known = {s.short_name: s for s in selectors.snapshot_list(dataset)}
     missing = [n for n in names if n not in known]
     if missing:
-        raise v.fail("names", f"{dataset} has no snapshot named {_names(missing)}.")
+        raise fail("names", f"{dataset} has no snapshot named {_names(missing)}.")
     for name in names:
         problem = _blockers(known[name])
         if problem:
-            raise v.fail("names", problem)
+            raise fail("names", problem)
     try:
         get_engine().destroy_snapshots(dataset, list(names), recursive=recursive)
     except zfs.HasClones as exc:
-        raise v.fail("names", f"Clones depend on them: {', '.join(exc.names)}.") from exc
+        raise fail("names", f"Clones depend on them: {', '.join(exc.names)}.") from exc
     except zfs.ZfsError as exc:
         raise to_validation_error(exc, "names") from exc
     return len(names)
@@ -105,10 +106,10 @@ def snapshot_destroy_range(*, dataset: str, first: str, last: str) -> int:
     order = [s.short_name for s in selectors.snapshot_list(_dataset(dataset))]
     for field, name in (("first", first), ("last", last)):
         if name not in order:
-            raise v.fail(field, f"{dataset} has no snapshot named “{name}”.")
+            raise fail(field, f"{dataset} has no snapshot named “{name}”.")
     start, stop = order.index(first), order.index(last)
     if start > stop:
-        raise v.fail("last", f"“{last}” is older than “{first}”: pick them oldest first.")
+        raise fail("last", f"“{last}” is older than “{first}”: pick them oldest first.")
     return snapshot_destroy(dataset=dataset, names=order[start : stop + 1])
 
 
@@ -117,7 +118,7 @@ def snapshot_rollback(*, snapshot: str, destroy_newer: bool = False) -> list[str
     current = selectors.snapshot_get(snapshot, field="snapshot")
     newer = [s.name for s in selectors.newer_than(current)]
     if newer and not destroy_newer:
-        raise v.fail(
+        raise fail(
             "destroy_newer",
             f"Newer snapshots exist: {_names(newer)}. Rolling back destroys them: "
             "tick “Destroy newer snapshots” (destroy_newer in the API) to go on.",
@@ -126,12 +127,12 @@ def snapshot_rollback(*, snapshot: str, destroy_newer: bool = False) -> list[str
     try:
         get_engine().rollback(snapshot, destroy_newer=destroy_newer)
     except zfs.HasClones as exc:
-        raise v.fail(
+        raise fail(
             "destroy_newer",
             f"Clones of newer snapshots exist ({', '.join(exc.names)}): destroy them first.",
         ) from exc
     except zfs.NewerSnapshots as exc:  # one was taken since we looked
-        raise v.fail("destroy_newer", f"Newer snapshots exist: {_names(exc.names)}.") from exc
+        raise fail("destroy_newer", f"Newer snapshots exist: {_names(exc.names)}.") from exc
     except zfs.ZfsError as exc:
         raise to_validation_error(exc, "snapshot") from exc
     return newer
@@ -149,15 +150,15 @@ def snapshot_clone(*, snapshot: str, target: str) -> str:
     current = selectors.snapshot_get(snapshot, field="snapshot")
     target = v.validate_dataset_name(target.strip(), "target")
     if target.split("/", 1)[0] != current.dataset.split("/", 1)[0]:
-        raise v.fail("target", "A clone lives in the same pool as its snapshot.")
+        raise fail("target", "A clone lives in the same pool as its snapshot.")
     if names.is_scratch(target):
-        raise v.fail("target", v.SCRATCH_REFUSAL)
+        raise fail("target", v.SCRATCH_REFUSAL)
     try:
         get_engine().clone(snapshot, target)
     except zfs.DatasetExists:
-        raise v.fail("target", f"“{target}” already exists.") from None
+        raise fail("target", f"“{target}” already exists.") from None
     except zfs.DatasetNotFound:
-        raise v.fail("target", "The clone's parent dataset does not exist.") from None
+        raise fail("target", "The clone's parent dataset does not exist.") from None
     except zfs.ZfsError as exc:
         raise to_validation_error(exc, "target") from exc
     return target

@@ -13,8 +13,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from nasui.validation import fail
 from storage import naming, pruning
-from storage import validation as v
 from storage.engine import get_engine
 from storage.models import SnapshotTask
 from storage.periodic import claimed_slots, next_slots, save_changes
@@ -39,18 +39,18 @@ def _check(task: SnapshotTask) -> None:
     try:
         get_engine().get_dataset(task.dataset)
     except zfs.ZfsError:
-        raise v.fail("dataset", f"There is no dataset or zvol named “{task.dataset}”.") from None
+        raise fail("dataset", f"There is no dataset or zvol named “{task.dataset}”.") from None
     problem = naming.schema_problem(task.naming_schema)
     if problem:
-        raise v.fail("naming_schema", problem)
+        raise fail("naming_schema", problem)
     try:
         schedule_of(task)
         lifetime(task.lifetime_value, task.lifetime_unit)
     except ScheduleError as exc:
-        raise v.fail(exc.field, exc.message) from exc
+        raise fail(exc.field, exc.message) from exc
     clash = SnapshotTask.objects.filter(dataset=task.dataset, naming_schema=task.naming_schema)
     if clash.exclude(pk=task.pk).exists():
-        raise v.fail(
+        raise fail(
             "naming_schema",
             "Another task of this dataset uses this naming schema: their snapshots would clash.",
         )

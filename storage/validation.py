@@ -9,9 +9,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from django.core.exceptions import ValidationError
-
 from nasui.lib.units import format_size as format_size  # re-exported: services say v.format_size
+from nasui.validation import fail
 from storage.zfs import names
 from storage.zfs.base import COMPRESSION_CHOICES, MIN_DISKS
 
@@ -56,11 +55,6 @@ DEFAULT_RECORDSIZE = 128 * KIB
 SCRATCH_REFUSAL = (
     f"Names starting with “{names.SCRATCH_PREFIX}” are kept for the benchmark's scratch data."
 )
-
-
-def fail(field: str, message: str) -> ValidationError:
-    """A ValidationError for one field."""
-    return ValidationError({field: [message]})
 
 
 def validate_pool_name(name: str, field: str = "name") -> str:

@@ -22,8 +22,7 @@ FIELDS = ("enabled", "host", "port", "security", "username", "from_address", "to
 
 def mail_settings_get() -> MailSettings:
     """The settings row, created with defaults on first use."""
-    config, _ = MailSettings.objects.get_or_create(pk=1)
-    return config
+    return MailSettings.load()
 
 
 def smtp_config(config: MailSettings) -> mail.SmtpConfig:

@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from nasui.models import SettingsRow
+
 
 class Level(models.TextChoices):
     """How bad: danger needs action now, warning soon."""
@@ -68,7 +70,7 @@ class Security(models.TextChoices):
     TLS = "tls", "TLS from the start (usually port 465)"
 
 
-class MailSettings(models.Model):
+class MailSettings(SettingsRow):
     """The one set of SMTP settings (row 1); the password is stored but never shown."""
 
     enabled = models.BooleanField(default=False)

@@ -6,7 +6,13 @@ from collections.abc import Sequence
 
 
 class CommandError(Exception):
-    """A command failed; carries its argv, exit status and stderr for messages and logs."""
+    """A command failed; carries its argv, exit status, stderr and the tail of a daemon's log.
+
+    A daemon's tools often say little ("invalid request"); the daemon's own log says why, so
+    the error carries its last lines, labelled with `log_label` (a subclass names its daemon).
+    """
+
+    log_label = "daemon log"
 
     def __init__(
         self,
@@ -15,16 +21,19 @@ class CommandError(Exception):
         argv: Sequence[str] = (),
         returncode: int | None = None,
         stderr: str = "",
+        log_tail: str = "",
     ) -> None:
         super().__init__(message)
         self.message = message
         self.argv = tuple(argv)
         self.returncode = returncode
         self.stderr = stderr
+        self.log_tail = log_tail
 
     def details(self) -> list[str]:
-        """Extra lines a subclass adds after the command's own words (a daemon's log...)."""
-        return []
+        """The daemon's last log lines, when there are any."""
+        tail = self.log_tail.strip()
+        return [f"{self.log_label}: {tail}"] if tail else []
 
     def __str__(self) -> str:
         # Tests and logs show this: the command and its own words are what explain a failure.

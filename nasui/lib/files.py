@@ -9,14 +9,18 @@ from pathlib import Path
 
 
 def write_if_changed(path: Path | str, text: str, *, mode: int = 0o600) -> bool:
-    """Write `text` atomically (temporary file, fsync, rename, fsync of the directory).
-
-    Nothing is written when the file already holds exactly `text`; returns whether it wrote.
-    """
+    """Write `text` atomically unless the file already holds exactly it; return whether it wrote."""
     target = Path(path)
     with contextlib.suppress(OSError, UnicodeDecodeError):
         if target.read_text() == text:
             return False
+    write_atomic(target, text, mode=mode)
+    return True
+
+
+def write_atomic(path: Path | str, text: str, *, mode: int = 0o600) -> None:
+    """Write `text` through a temporary file, fsync, rename and an fsync of the directory."""
+    target = Path(path)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w") as handle:
@@ -30,7 +34,6 @@ def write_if_changed(path: Path | str, text: str, *, mode: int = 0o600) -> bool:
             os.unlink(tmp)
         raise
     _fsync_directory(target.parent)
-    return True
 
 
 def _fsync_directory(directory: Path) -> None:

@@ -12,8 +12,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nasui.api.bodies import validated
+from nasui.validation import fail
 from sharing import runtime, selectors, services, wizard
-from sharing import validation as v
 from sharing.api import serializers as s
 from sharing.models import IscsiSettings, TargetExtent
 
@@ -219,7 +219,7 @@ class WizardView(APIView):
     def post(self, request: Request) -> Response:
         data = validated(s.WizardSerializer, request.data)
         if not data["existing"] and not data["dataset"]:
-            raise v.fail("dataset", "Name the pool or dataset for the new zvol, or `existing`.")
+            raise fail("dataset", "Name the pool or dataset for the new zvol, or `existing`.")
         result = wizard.share(parent=data.pop("dataset"), **data)
         return Response(s.TargetSerializer(result.target).data, status=status.HTTP_201_CREATED)
 

@@ -65,12 +65,9 @@ class EngineFailure(CommandError, IscsiError):
         stderr: str = "",
         log_tail: str = "",
     ) -> None:
-        super().__init__(message, argv=redact(argv), returncode=returncode, stderr=stderr)
-        self.log_tail = log_tail
-
-    def details(self) -> list[str]:
-        """The daemon's log: tgtadm's own words alone are vague."""
-        return [f"daemon log: {self.log_tail.strip()}"] if self.log_tail.strip() else []
+        super().__init__(
+            message, argv=redact(argv), returncode=returncode, stderr=stderr, log_tail=log_tail
+        )
 
 
 class EngineUnavailable(EngineFailure):

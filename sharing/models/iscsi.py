@@ -6,6 +6,8 @@ import secrets
 
 from django.db import models
 
+from nasui.models import SettingsRow
+
 DEFAULT_BASENAME = "iqn.2026-11.local.nasui"
 BLOCK_SIZES = [(512, "512"), (1024, "1024"), (2048, "2048"), (4096, "4096")]
 
@@ -23,7 +25,7 @@ class AuthMethod(models.TextChoices):
     MUTUAL = "mutual", "Mutual CHAP"
 
 
-class IscsiSettings(models.Model):
+class IscsiSettings(SettingsRow):
     """Global settings (one row): IQN base name, listen port and discovery authentication."""
 
     basename = models.CharField(max_length=120, default=DEFAULT_BASENAME)
@@ -44,12 +46,6 @@ class IscsiSettings(models.Model):
 
     def __str__(self) -> str:
         return f"{self.basename} :{self.port}"
-
-    @classmethod
-    def load(cls) -> IscsiSettings:
-        """The single settings row, created with defaults on first use."""
-        row, _ = cls.objects.get_or_create(pk=1)
-        return row
 
 
 class Portal(models.Model):

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django.db import models
 
+from nasui.models import SettingsRow
 from sharing.models.accounts import LocalGroup, LocalUser
 
 
-class NfsSettings(models.Model):
+class NfsSettings(SettingsRow):
     """Server-wide NFS settings (one row): NFSv4 on port 2049 always, NFSv3 if asked."""
 
     v3 = models.BooleanField(default=False)
@@ -20,12 +21,6 @@ class NfsSettings(models.Model):
 
     def __str__(self) -> str:
         return "NFSv3 and v4" if self.v3 else "NFSv4"
-
-    @classmethod
-    def load(cls) -> NfsSettings:
-        """The single settings row, created with defaults on first use."""
-        row, _ = cls.objects.get_or_create(pk=1)
-        return row
 
 
 class NfsShare(models.Model):

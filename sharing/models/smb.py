@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django.db import models
 
+from nasui.models import SettingsRow
 from sharing.models.accounts import LocalGroup, LocalUser
 
 
-class SmbSettings(models.Model):
+class SmbSettings(SettingsRow):
     """Server-wide SMB settings (one row); SMB2 is the floor and SMB1 is never offered."""
 
     netbios_name = models.CharField(max_length=15, default="NASUI")
@@ -24,12 +25,6 @@ class SmbSettings(models.Model):
 
     def __str__(self) -> str:
         return f"{self.netbios_name} ({self.workgroup})"
-
-    @classmethod
-    def load(cls) -> SmbSettings:
-        """The single settings row, created with defaults on first use."""
-        row, _ = cls.objects.get_or_create(pk=1)
-        return row
 
 
 class SmbShare(models.Model):

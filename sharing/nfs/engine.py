@@ -9,13 +9,13 @@ refuses it, puts the previous file back and re-exports that: a broken render nev
 from __future__ import annotations
 
 import contextlib
-import fcntl
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from nasui.lib.files import write_if_changed
+from nasui.lib.locks import file_lock
 from sharing.nfs.desired import NfsState
 from sharing.nfs.errors import ENGINE, ExportsRejected, NfsCommandFailed, NfsEngineError
 from sharing.nfs.render import render, render_nfs_conf
@@ -198,12 +198,8 @@ class NfsEngine:
     def _locked(self) -> Iterator[None]:
         """One apply at a time across the panel's processes (flock on a file next to ours)."""
         lock = self.exports_file.parent / f".{self.exports_file.name}.lock"
-        with lock.open("a") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
+        with file_lock(lock):
+            yield
 
 
 def split_complaints(stderr: str, ours: Sequence[str]) -> tuple[list[str], list[str]]:

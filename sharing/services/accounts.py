@@ -8,11 +8,12 @@ from typing import Any
 from django.db.models import Max
 from django.utils import timezone
 
+from nasui.validation import fail, refusal
 from sharing import files_runtime
 from sharing import validation as v
 from sharing.accounts.desired import ID_MAX, ID_MIN
 from sharing.models import LocalGroup, LocalUser
-from sharing.services.files_apply import files_saved_and_applied, refusal
+from sharing.services.files_apply import files_saved_and_applied
 
 # New ids start clear of the accounts an installer or distribution makes (1000, 1001...).
 FIRST_AUTO_ID = 3000
@@ -29,16 +30,16 @@ def _check_id(value: int | None, field: str, taken: Iterable[int]) -> None:
     if value is None:
         return
     if not ID_MIN <= value <= ID_MAX:
-        raise v.fail(field, f"Use a number from {ID_MIN} to {ID_MAX}.")
+        raise fail(field, f"Use a number from {ID_MIN} to {ID_MAX}.")
     if value in set(taken):
-        raise v.fail(field, f"{value} is taken by another account.")
+        raise fail(field, f"{value} is taken by another account.")
 
 
 def group_create(*, name: str, gid: int | None = None, comment: str = "") -> LocalGroup:
     """A new local group; the gid is the next free one unless given."""
     name = v.validate_account_name(name, "name")
     if LocalGroup.objects.filter(name=name).exists():
-        raise v.fail("name", f"There is already a group named {name}.")
+        raise fail("name", f"There is already a group named {name}.")
     _check_id(gid, "gid", LocalGroup.objects.values_list("gid", flat=True))
     number = gid if gid is not None else _next_id(LocalGroup, "gid")
     return files_saved_and_applied(
@@ -50,7 +51,7 @@ def group_update(*, group: LocalGroup, name: str, comment: str = "") -> LocalGro
     """Rename a group or change its comment (its gid stays: files on disk carry it)."""
     name = v.validate_account_name(name, "name")
     if LocalGroup.objects.filter(name=name).exclude(pk=group.pk).exists():
-        raise v.fail("name", f"There is already a group named {name}.")
+        raise fail("name", f"There is already a group named {name}.")
 
     def change() -> LocalGroup:
         group.name, group.comment = name, comment.strip()
@@ -81,9 +82,9 @@ def _refuse_if_mapped(datasets: Iterable[str]) -> None:
 
 def _check_password(password: str) -> str:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise v.fail("password", f"Use {PASSWORD_MIN} to {PASSWORD_MAX} characters.")
+        raise fail("password", f"Use {PASSWORD_MIN} to {PASSWORD_MAX} characters.")
     if not password.isprintable():
-        raise v.fail("password", "Use printable characters only.")
+        raise fail("password", "Use printable characters only.")
     return password
 
 
@@ -91,7 +92,7 @@ def _user_fields(data: dict[str, Any]) -> dict[str, Any]:
     """Checked plain fields of a user (name, full name, e-mail, home dataset)."""
     full_name = data.get("full_name", "").strip()
     if ":" in full_name or not full_name.isprintable():
-        raise v.fail("full_name", "Use printable characters, without ':'.")
+        raise fail("full_name", "Use printable characters, without ':'.")
     home = data.get("home_dataset", "").strip()
     if home:
         v.validate_home_dataset(home)
@@ -115,10 +116,10 @@ def user_create(
     """A new user; without a primary group one of the same name is made (as useradd does)."""
     username = v.validate_account_name(username, "username")
     if LocalUser.objects.filter(username=username).exists():
-        raise v.fail("username", f"There is already a user named {username}.")
+        raise fail("username", f"There is already a user named {username}.")
     _check_id(uid, "uid", LocalUser.objects.values_list("uid", flat=True))
     if group is None and LocalGroup.objects.filter(name=username).exists():
-        raise v.fail("group", f"A group named {username} exists: pick it or another group.")
+        raise fail("group", f"A group named {username} exists: pick it or another group.")
     plain = _user_fields(fields)
     nt_hash = files_runtime.nt_hash(username, _check_password(password))
 

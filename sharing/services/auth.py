@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
+from nasui.validation import fail
 from sharing import validation as v
 from sharing.models import AuthGroup, AuthMethod, TargetGroup
 from sharing.selectors import used_by_discovery
@@ -15,9 +16,9 @@ def auth_group_create(
 ) -> AuthGroup:
     """New CHAP credentials under a tag."""
     if tag < 1:
-        raise v.fail("tag", "A tag is a whole number from 1.")
+        raise fail("tag", "A tag is a whole number from 1.")
     if AuthGroup.objects.filter(tag=tag).exists():
-        raise v.fail("tag", f"Tag {tag} is taken.")
+        raise fail("tag", f"Tag {tag} is taken.")
     v.check_credentials(user, secret, peer_user, peer_secret)
     return saved_and_applied(
         lambda: AuthGroup.objects.create(
@@ -55,9 +56,9 @@ def _check_mutual_targets(group: AuthGroup) -> None:
         return
     mutual = AuthMethod.MUTUAL
     if TargetGroup.objects.filter(auth_group=group, auth_method=mutual).exists():
-        raise v.fail("peer_user", "A target uses this group for mutual CHAP: keep a peer user.")
+        raise fail("peer_user", "A target uses this group for mutual CHAP: keep a peer user.")
     if used_by_discovery(group, method=mutual):
-        raise v.fail("peer_user", "Discovery uses this group for mutual CHAP: keep a peer user.")
+        raise fail("peer_user", "Discovery uses this group for mutual CHAP: keep a peer user.")
 
 
 def auth_group_delete(*, group: AuthGroup) -> None:

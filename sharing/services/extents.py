@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.db import IntegrityError
 
+from nasui.validation import fail
 from sharing import runtime
-from sharing import validation as v
 from sharing.models import Extent, Target, TargetExtent
 from sharing.selectors import lowest_free_lun
 from sharing.services.apply import saved_and_applied, updated
@@ -17,25 +17,25 @@ def _check_source(kind: str, zvol: str, path: str, extent: Extent | None) -> tup
     """The extent's zvol must exist, or its file must lie inside a pool; one extent each."""
     if kind == Extent.Kind.ZVOL:
         if not zvol:
-            raise v.fail("zvol", "Pick the zvol this extent serves.")
+            raise fail("zvol", "Pick the zvol this extent serves.")
         if zvol not in {d.name for d in storage_selectors.dataset_list(volumes=True)}:
-            raise v.fail("zvol", f"There is no zvol named “{zvol}”.")
+            raise fail("zvol", f"There is no zvol named “{zvol}”.")
         clash = Extent.objects.filter(zvol=zvol)
         source, path = zvol, ""
     elif kind == Extent.Kind.FILE:
         problem = paths.pool_path_problem(path)
         if problem:
-            raise v.fail("path", problem)
+            raise fail("path", problem)
         # Stored resolved: a link swapped in later cannot redirect the extent.
         path = str(paths.real_path(path))
         clash = Extent.objects.filter(path=path)
         source, zvol = path, ""
     else:
-        raise v.fail("kind", "Pick zvol or file.")
+        raise fail("kind", "Pick zvol or file.")
     if extent is not None:
         clash = clash.exclude(pk=extent.pk)
     if clash.exists():
-        raise v.fail(kind, f"{source} is already the extent “{clash.first()}”.")
+        raise fail(kind, f"{source} is already the extent “{clash.first()}”.")
     return zvol, path
 
 
@@ -53,11 +53,11 @@ def extent_create(
     """A new extent over a zvol or a file."""
     name = name.strip()
     if not name:
-        raise v.fail("name", "Give the extent a name.")
+        raise fail("name", "Give the extent a name.")
     if Extent.objects.filter(name=name).exists():
-        raise v.fail("name", "An extent with this name exists.")
+        raise fail("name", "An extent with this name exists.")
     if blocksize not in (512, 1024, 2048, 4096):
-        raise v.fail("blocksize", "Logical block size must be 512, 1024, 2048 or 4096.")
+        raise fail("blocksize", "Logical block size must be 512, 1024, 2048 or 4096.")
     zvol, path = _check_source(kind, zvol.strip(), path.strip(), None)
     return saved_and_applied(
         lambda: Extent.objects.create(
@@ -88,20 +88,20 @@ def association_create(
 ) -> TargetExtent:
     """Map an extent to a target as a LUN (the lowest free id when none is given)."""
     if TargetExtent.objects.filter(extent=extent).exists():
-        raise v.fail("extent", f"Extent “{extent}” is already mapped to a target.")
+        raise fail("extent", f"Extent “{extent}” is already mapped to a target.")
     first = runtime.first_lun()
     if lun_id is None:
         lun_id = lowest_free_lun(target, first)
     elif lun_id < first:
-        raise v.fail("lun_id", f"The {runtime.engine_name()} target starts LUN ids at {first}.")
+        raise fail("lun_id", f"The {runtime.engine_name()} target starts LUN ids at {first}.")
     if target.luns.filter(lun_id=lun_id).exists():
-        raise v.fail("lun_id", f"LUN {lun_id} is taken on this target.")
+        raise fail("lun_id", f"LUN {lun_id} is taken on this target.")
     try:
         return saved_and_applied(
             lambda: TargetExtent.objects.create(target=target, extent=extent, lun_id=lun_id)
         )
     except IntegrityError as exc:
-        raise v.fail("lun_id", f"LUN {lun_id} is taken on this target.") from exc
+        raise fail("lun_id", f"LUN {lun_id} is taken on this target.") from exc
 
 
 def association_delete(*, association: TargetExtent) -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-
 from sharing import files_runtime
 from sharing.services.apply import applied_or_undone
 
@@ -22,8 +20,3 @@ def files_saved_and_applied(change: Callable[[], T]) -> T:
         files_runtime.FilesApplyError,
         files_runtime.LOCK,
     )
-
-
-def refusal(message: str) -> ValidationError:
-    """A refusal that concerns the whole object rather than one field."""
-    return ValidationError({NON_FIELD_ERRORS: [message]})

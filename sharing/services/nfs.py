@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sharing import validation as v
+from nasui.validation import fail
 from sharing.models import LocalGroup, LocalUser, NfsSettings, NfsShare
 from sharing.nfs.desired import NfsError, normalize_host, normalize_network
 from sharing.services.files_apply import files_saved_and_applied
@@ -29,13 +29,13 @@ def _clients(networks: Sequence[str], hosts: Sequence[str]) -> tuple[list[str], 
     try:
         nets = sorted({normalize_network(n) for n in networks if n.strip()})
     except NfsError as exc:
-        raise v.fail("networks", f"{exc}.") from exc
+        raise fail("networks", f"{exc}.") from exc
     try:
         names = sorted({normalize_host(h) for h in hosts if h.strip()})
     except NfsError as exc:
-        raise v.fail("hosts", f"{exc}.") from exc
+        raise fail("hosts", f"{exc}.") from exc
     if not nets and not names:
-        raise v.fail("networks", "Name the networks or hosts that may mount it.")
+        raise fail("networks", "Name the networks or hosts that may mount it.")
     return nets, names
 
 
@@ -44,11 +44,11 @@ def _mapping(
 ) -> dict[str, Any]:
     """Who root (or everyone) becomes on the server; the user's own group unless one is named."""
     if map_mode not in NfsShare.MapMode.values:
-        raise v.fail("map_mode", f"Use one of: {', '.join(NfsShare.MapMode.values)}.")
+        raise fail("map_mode", f"Use one of: {', '.join(NfsShare.MapMode.values)}.")
     if map_mode == NfsShare.MapMode.NONE:
         return {"map_mode": map_mode, "map_user": None, "map_group": None}
     if map_user is None:
-        raise v.fail("map_user", "Pick the user that root (or everyone) becomes.")
+        raise fail("map_user", "Pick the user that root (or everyone) becomes.")
     return {"map_mode": map_mode, "map_user": map_user, "map_group": map_group or map_user.group}
 
 
@@ -56,16 +56,16 @@ def _checked(data: dict[str, Any], share: NfsShare | None) -> dict[str, Any]:
     """The export's fields, checked; errors name the field."""
     dataset, problem = paths.shared_dataset(str(data.get("path", "")).strip())
     if dataset is None:
-        raise v.fail("path", problem or "Not a dataset's mountpoint.")
+        raise fail("path", problem or "Not a dataset's mountpoint.")
     clash = NfsShare.objects.filter(dataset=dataset)
     if share is not None:
         clash = clash.exclude(pk=share.pk)
     if clash.exists():
-        raise v.fail("path", f"{dataset} is exported already: add these clients to that export.")
+        raise fail("path", f"{dataset} is exported already: add these clients to that export.")
     networks, hosts = _clients(data.get("networks", ()), data.get("hosts", ()))
     comment = str(data.get("comment", "")).strip()
     if not comment.isprintable():
-        raise v.fail("comment", "Use one printable line.")
+        raise fail("comment", "Use one printable line.")
     return {
         "dataset": dataset,
         "networks": networks,

@@ -7,7 +7,7 @@ import re
 from django.contrib.auth.models import AnonymousUser, User
 
 from nasui.models import Job
-from sharing import validation as v
+from nasui.validation import fail
 from sharing.models import LocalGroup, LocalUser
 from storage import permissions
 
@@ -17,7 +17,7 @@ _OCTAL = re.compile(r"^0?[0-7]{3,4}$")
 def parse_mode(text: str) -> int:
     """'0770', '770' or '2775' -> the mode; anything else names the field and the rule."""
     if not _OCTAL.match(text.strip()):
-        raise v.fail("mode", "Give the mode as 3 or 4 octal digits, e.g. 770 or 2775.")
+        raise fail("mode", "Give the mode as 3 or 4 octal digits, e.g. 770 or 2775.")
     return int(text.strip(), 8)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import ProtectedError
 
+from nasui.validation import fail
 from sharing import runtime
 from sharing import validation as v
 from sharing.models import (
@@ -34,7 +35,7 @@ def settings_update(
     row = IscsiSettings.load()
     basename = v.validate_basename(basename)
     if not 1 <= port <= 65535:
-        raise v.fail("port", "A port from 1 to 65535.")
+        raise fail("port", "A port from 1 to 65535.")
     if discovery_auth_method is _KEEP:
         discovery_auth_method = row.discovery_auth_method
     if discovery_auth_group is _KEEP:
@@ -55,13 +56,13 @@ def _addresses(addresses: Sequence[str], portal: Portal | None) -> list[str]:
     """Validated, de-duplicated listen addresses not used by another portal."""
     cleaned = list(dict.fromkeys(v.validate_address(a) for a in addresses if a.strip()))
     if not cleaned:
-        raise v.fail("addresses", "Give at least one address (0.0.0.0 listens on all IPv4).")
+        raise fail("addresses", "Give at least one address (0.0.0.0 listens on all IPv4).")
     taken = PortalAddress.objects.filter(address__in=cleaned)
     if portal is not None:
         taken = taken.exclude(portal=portal)
     clash = taken.first()
     if clash is not None:
-        raise v.fail("addresses", f"{clash.address} already belongs to portal {clash.portal_id}.")
+        raise fail("addresses", f"{clash.address} already belongs to portal {clash.portal_id}.")
     return cleaned
 
 
@@ -70,7 +71,7 @@ def portal_create(*, addresses: Sequence[str], comment: str = "") -> Portal:
     cleaned = _addresses(addresses, None)
     problem = runtime.portal_problem(list(Portal.objects.values_list("pk", flat=True)))
     if problem:
-        raise v.fail("addresses", problem)
+        raise fail("addresses", problem)
 
     def change() -> Portal:
         portal = Portal.objects.create(comment=comment.strip())
@@ -114,7 +115,7 @@ def _initiator_lists(
     # Said here, where the group is made, not later when a target refuses to use it.
     problem = runtime.initiator_group_problem(names, nets)
     if problem:
-        raise v.fail("networks", problem)
+        raise fail("networks", problem)
     return list(dict.fromkeys(names)), list(dict.fromkeys(nets))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from nasui.validation import fail
 from sharing import validation as v
 from sharing.models import LocalGroup, LocalUser, SmbSettings, SmbShare
 from sharing.services.files_apply import files_saved_and_applied
@@ -33,7 +34,7 @@ def smb_settings_update(
     except SmbError as exc:
         field = "workgroup" if "workgroup" in str(exc) else "netbios_name"
         field = "description" if "description" in str(exc) else field
-        raise v.fail(field, f"{exc}.") from exc
+        raise fail(field, f"{exc}.") from exc
     row = SmbSettings.load()
 
     def change() -> SmbSettings:
@@ -49,7 +50,7 @@ def _dataset(path: str) -> str:
     """The file system whose mountpoint `path` is, or a refusal naming the path field."""
     dataset, problem = paths.shared_dataset(path.strip())
     if dataset is None:
-        raise v.fail("path", problem or "Not a dataset's mountpoint.")
+        raise fail("path", problem or "Not a dataset's mountpoint.")
     return dataset
 
 
@@ -60,17 +61,17 @@ def _checked(data: dict[str, Any], share: SmbShare | None) -> dict[str, Any]:
     if share is not None:
         clash = clash.exclude(pk=share.pk)
     if clash.exists():
-        raise v.fail("name", f"There is already a share named {name} (Windows ignores case).")
+        raise fail("name", f"There is already a share named {name} (Windows ignores case).")
     limit = data.get("time_machine_limit")
     fields = {flag: bool(data.get(flag, default)) for flag, default in _FLAGS.items()}
     if limit is not None and not fields["time_machine"]:
-        raise v.fail("time_machine_limit", "Turn Time Machine on to give it a size limit.")
+        raise fail("time_machine_limit", "Turn Time Machine on to give it a size limit.")
     try:
         SmbShareSpec(name=name, path=data["path"].strip() or "/", comment=data.get("comment", ""))
     except SmbError as exc:
         field = "comment" if "comment" in str(exc) else "name"
         rule = SHARE_NAME_RULE if field == "name" else "one printable line without '\\'"
-        raise v.fail(field, f"Use {rule}.") from exc
+        raise fail(field, f"Use {rule}.") from exc
     return {
         "name": name,
         "dataset": _dataset(data["path"]),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from nasui.validation import fail
 from sharing import validation as v
 from sharing.models import AuthGroup, InitiatorGroup, Target, TargetGroup
 from sharing.selectors import used_by_discovery
@@ -14,13 +15,13 @@ from sharing.services.apply import saved_and_applied
 def _clean_groups(groups: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Check each (portal, initiator group, auth method, auth group) entry."""
     if not groups:
-        raise v.fail("groups.portal", "A target needs at least one portal.")
+        raise fail("groups.portal", "A target needs at least one portal.")
     cleaned = []
     for entry in groups:
         method = entry.get("auth_method") or TargetGroup.AuthMethod.NONE
         v.check_auth_choice(method, entry.get("auth_group"), "groups.")
         if entry.get("portal") is None:
-            raise v.fail("groups.portal", "Pick a portal.")
+            raise fail("groups.portal", "Pick a portal.")
         cleaned.append({**entry, "auth_method": method})
     return cleaned
 
@@ -44,7 +45,7 @@ def target_create(*, name: str, alias: str = "", groups: Sequence[dict[str, Any]
     """A new target reachable through the given portals."""
     name = v.validate_target_name(name)
     if Target.objects.filter(name=name).exists():
-        raise v.fail("name", "A target with this name exists.")
+        raise fail("name", "A target with this name exists.")
     cleaned = _clean_groups(groups)
 
     def change() -> Target:
@@ -61,7 +62,7 @@ def target_update(
     """Rename a target or change who reaches it, how."""
     name = v.validate_target_name(name)
     if Target.objects.filter(name=name).exclude(pk=target.pk).exists():
-        raise v.fail("name", "A target with this name exists.")
+        raise fail("name", "A target with this name exists.")
     cleaned = _clean_groups(groups)
 
     def change() -> Target:

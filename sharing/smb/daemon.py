@@ -10,7 +10,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from nasui.lib.processes import is_alive, log_tail
+from nasui.lib.processes import is_alive, log_tail, reap, wait_gone
 from sharing.smb.errors import ENGINE, SmbStartFailed
 from sharing.smb.layout import SmbLayout
 from sharing.smb.tools import missing, run_checked
@@ -110,7 +110,7 @@ class SmbDaemon:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGTERM)
         if main is not None:
-            self._wait_gone(main)
+            wait_gone(main, STOP_TIMEOUT, child=self._proc)
         for pid in self._all_ours():
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
@@ -139,18 +139,6 @@ class SmbDaemon:
     def _start_failed(self, what: str, argv: list[str]) -> SmbStartFailed:
         return SmbStartFailed(f"{ENGINE}: {what}", argv=argv, log_tail=log_tail(self.layout.log))
 
-    def _wait_gone(self, pid: int) -> bool:
-        """Wait until the process has exited (a zombie counts as gone)."""
-        deadline = time.monotonic() + STOP_TIMEOUT
-        while time.monotonic() < deadline:
-            if self._proc is not None and self._proc.pid == pid:
-                if self._proc.poll() is not None:
-                    return True
-            elif not is_alive(pid):
-                return True
-            time.sleep(POLL)
-        return False
-
     def _all_ours(self) -> list[int]:
         """Every live Samba process on our smb.conf: smbd's, and the RPC helpers'."""
         pids = (int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit())
@@ -158,10 +146,8 @@ class SmbDaemon:
 
     def _reap(self) -> None:
         """Collect our child's exit status so no zombie is left behind."""
-        if self._proc is not None:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self._proc.wait(timeout=STOP_TIMEOUT)
-            self._proc = None
+        reap(self._proc, STOP_TIMEOUT)
+        self._proc = None
 
 
 def listening_ports(pid: int) -> set[int]:

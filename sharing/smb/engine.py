@@ -12,7 +12,6 @@ Either way every file smbd uses lives under `run_dir`; /etc/samba is never read 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import re
 import shutil
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Literal
 
 from nasui.lib.files import write_if_changed
+from nasui.lib.locks import file_lock
 from nasui.lib.processes import log_tail
 from sharing.accounts.base import AccountsEngine
 from sharing.accounts.desired import Accounts
@@ -230,12 +230,8 @@ class SmbEngine:
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
         """One apply/start/stop at a time across the panel's processes (flock)."""
-        with self.layout.lock_file.open("a") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
+        with file_lock(self.layout.lock_file):
+            yield
 
 
 def _mode(mode: str) -> Mode:

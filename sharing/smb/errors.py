@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from nasui.lib.commands import CommandError
 
 ENGINE = "samba"
@@ -12,21 +10,7 @@ ENGINE = "samba"
 class SmbEngineError(CommandError):
     """Base of every error the SMB engine raises at run time (spec errors are SmbError)."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        argv: Sequence[str] = (),
-        returncode: int | None = None,
-        stderr: str = "",
-        log_tail: str = "",
-    ) -> None:
-        super().__init__(message, argv=argv, returncode=returncode, stderr=stderr)
-        self.log_tail = log_tail
-
-    def details(self) -> list[str]:
-        """The daemon's last log lines: they say why smbd refused or died."""
-        return [f"smbd log: {self.log_tail.strip()}"] if self.log_tail.strip() else []
+    log_label = "smbd log"
 
 
 class SmbUnavailable(SmbEngineError):

@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from nasui.api.bodies import validated
 from nasui.api.serializers import JobSerializer
+from nasui.validation import fail
 from storage import selectors, services
 from storage import validation as v
 from storage.api import serializers as s
@@ -130,7 +131,7 @@ def _listing(pool: str | None, *, volumes: bool, settle: bool) -> list[Any]:
             raise zfs.PoolNotFound(pool)
         return selectors.dataset_list(pool, volumes=volumes, settle=settle)
     except (zfs.PoolNotFound, zfs.DatasetNotFound, zfs.InvalidProperty):
-        raise v.fail("pool", f"No pool is named “{pool}”.") from None
+        raise fail("pool", f"No pool is named “{pool}”.") from None
 
 
 def _split(full: str) -> tuple[str, str]:

@@ -17,10 +17,11 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from nasui.lib.locks import file_lock
 from sharing.iscsi.base import Change, ChangeReport, Session
 from sharing.iscsi.desired import DesiredState
 from sharing.iscsi.errors import EngineStartFailed, InvalidSpec
-from sharing.iscsi.host import device_size, exclusive_lock
+from sharing.iscsi.host import device_size
 from sharing.iscsi.lio import kernel, parsing
 from sharing.iscsi.lio.backing import backing_facts, discards
 from sharing.iscsi.lio.plan import plan
@@ -62,7 +63,7 @@ class LioEngine:
     def start(self) -> None:
         """Load the LIO modules, mount configfs, and restore the save file if there is one."""
         kernel.rtslib()
-        with exclusive_lock(self.lock_file):
+        with file_lock(self.lock_file):
             kernel.load(self.modprobe, self.timeout)
             root = kernel.root()
             # creating the fabric's directory makes the target core load iscsi_target_mod
@@ -82,7 +83,7 @@ class LioEngine:
 
     def stop(self) -> None:
         """Remove every target and storage object (the save file is kept for `start`)."""
-        with exclusive_lock(self.lock_file):
+        with file_lock(self.lock_file):
             if not self.is_running():
                 return
             root = kernel.root()
@@ -124,7 +125,7 @@ class LioEngine:
 
     def apply(self, desired: DesiredState) -> ChangeReport:
         """Reconcile LIO with `desired`: add missing, change differing, remove stale."""
-        with exclusive_lock(self.lock_file):
+        with file_lock(self.lock_file):
             steps = plan(self._wanted(desired), self.read_state())
             changes = self._run_steps(steps)
         return ChangeReport(engine=ENGINE, changes=changes)
@@ -135,7 +136,7 @@ class LioEngine:
         A block (zvol) LUN reports its device's live size; a plain file's size is fixed
         when LIO opens it, so that LUN is re-created (with its ACL mappings).
         """
-        with exclusive_lock(self.lock_file):
+        with file_lock(self.lock_file):
             running = self.read_state()
             target = running.target(iqn)
             name = dict(target.luns).get(lun) if target is not None else None

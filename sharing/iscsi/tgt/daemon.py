@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from nasui.lib.processes import is_alive, log_tail
+from nasui.lib.processes import is_alive, log_tail, reap, wait_gone
 from sharing.iscsi.desired import PortalSpec
 from sharing.iscsi.errors import EngineFailure, EngineStartFailed
 from sharing.iscsi.tgt.admin import Tgtadm
@@ -85,7 +85,7 @@ class TgtDaemon:
             with contextlib.suppress(EngineFailure):
                 self.tgtadm.run("--mode", "system", "--op", "delete")
         pid = self._pid()
-        if pid is not None and not self._wait_gone(pid, STOP_TIMEOUT):
+        if pid is not None and not wait_gone(pid, STOP_TIMEOUT, child=self._proc):
             self._kill()
         self._reap()
         for leftover in self.run_dir.glob("tgtd.sock*"):
@@ -159,18 +159,6 @@ class TgtDaemon:
         except (OSError, ValueError):
             return None
 
-    def _wait_gone(self, pid: int, timeout: float) -> bool:
-        """Wait until the process has exited (a zombie counts as gone)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self._proc is not None:
-                if self._proc.poll() is not None:
-                    return True
-            elif not is_alive(pid):
-                return True
-            time.sleep(POLL)
-        return False
-
     def _kill(self) -> None:
         """Stop tgtd by signal: SIGINT (it ignores SIGTERM), then SIGKILL."""
         pid = self._pid()
@@ -181,15 +169,13 @@ class TgtDaemon:
                 os.kill(pid, sig)
             except ProcessLookupError:
                 return
-            if self._wait_gone(pid, 3.0):
+            if wait_gone(pid, 3.0, child=self._proc):
                 return
 
     def _reap(self) -> None:
         """Collect our child's exit status so no zombie is left behind."""
-        if self._proc is not None:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self._proc.wait(timeout=1.0)
-            self._proc = None
+        reap(self._proc, 1.0)
+        self._proc = None
 
 
 def _is_tgtd(pid: int) -> bool:

@@ -28,12 +28,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from nasui.lib.files import write_if_changed
+from nasui.lib.locks import file_lock
 from nasui.lib.net import free_loopback_port
 from nasui.lib.processes import log_tail
 from sharing.iscsi.base import Change, ChangeReport, Session
 from sharing.iscsi.desired import DesiredState, PortalSpec
 from sharing.iscsi.errors import EngineStartFailed, InvalidSpec
-from sharing.iscsi.host import backing_size, exclusive_lock
+from sharing.iscsi.host import backing_size
 from sharing.iscsi.tgt import records as rec
 from sharing.iscsi.tgt.admin import Tgtadm, find_binary
 from sharing.iscsi.tgt.daemon import MAX_SOCKET_PATH, TgtDaemon
@@ -125,7 +126,7 @@ class TgtEngine:
         With none known it listens on a free loopback port only; `apply` then moves it to
         the desired portals.
         """
-        with exclusive_lock(self.lock_file):
+        with file_lock(self.lock_file):
             if self.daemon.is_running():
                 return
             self._ensure_run_dir()
@@ -138,7 +139,7 @@ class TgtEngine:
 
     def stop(self) -> None:
         """Delete all targets, stop tgtd and make sure the process is gone."""
-        with exclusive_lock(self.lock_file):
+        with file_lock(self.lock_file):
             self.daemon.stop()
             self.records_path.unlink(missing_ok=True)
 
@@ -175,7 +176,7 @@ class TgtEngine:
 
     def apply(self, desired: DesiredState) -> ChangeReport:
         """Reconcile tgtd with `desired`: add missing, change differing, remove stale."""
-        with exclusive_lock(self.lock_file):
+        with file_lock(self.lock_file):
             validate(desired)
             sizes = {lun.path: backing_size(lun.path) for t in desired.targets for lun in t.luns}
             records = rec.load(self.records_path)
@@ -188,7 +189,7 @@ class TgtEngine:
 
     def refresh_lun_size(self, iqn: str, lun: int) -> ChangeReport:
         """Re-add one LUN with its current settings so initiators see its backing's new size."""
-        with exclusive_lock(self.lock_file):
+        with file_lock(self.lock_file):
             target = self.read_state().target(iqn)
             lu = target.lun(lun) if target is not None and lun >= FIRST_LUN else None
             if target is None or lu is None:

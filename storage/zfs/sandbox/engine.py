@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import secrets
 import shutil
 import time
@@ -11,6 +10,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from nasui.lib.locks import file_lock
 from storage.zfs.base import (
     ArcStats,
     DedupSimulation,
@@ -295,12 +295,8 @@ class SandboxZfsEngine(DatasetOps, SnapshotOps, DiskOps):
     @contextlib.contextmanager
     def _rescan_lock(self) -> Iterator[None]:
         """One rescan at a time across processes (they would read the same files twice)."""
-        with open(self.root / "rescan.lock", "a+b") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
+        with file_lock(self.root / "rescan.lock"):
+            yield
 
     def rescan(self, pool: str | None = None, progress: Progress | None = None) -> RescanResult:
         """Re-read files changed since the last scan and recompute every space figure."""

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from nasui.lib.files import write_atomic
+from nasui.lib.locks import file_lock
 
 FORMAT = 1
 State = dict[str, Any]
@@ -44,15 +44,6 @@ class StateStore:
             return None
         return hashlib.blake2b(data, digest_size=16).digest()
 
-    @contextlib.contextmanager
-    def _locked(self, mode: int) -> Iterator[None]:
-        with open(self._lock_path, "a+b") as lock:
-            fcntl.flock(lock, mode)
-            try:
-                yield
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
-
     def _load(self) -> State:
         try:
             data: State = json.loads(self.path.read_text())
@@ -62,27 +53,17 @@ class StateStore:
 
     def read(self) -> State:
         """A snapshot of the state (the figures of the last scan included)."""
-        with self._locked(fcntl.LOCK_SH):
+        with file_lock(self._lock_path, shared=True):
             return self._load()
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[State]:
         """Yield the state for changes; it is saved when the block ends without an exception."""
-        with self._locked(fcntl.LOCK_EX):
+        with file_lock(self._lock_path):
             state = self._load()
             yield state
             self._write(state)
 
     def _write(self, state: State) -> None:
-        """Write to a temporary file in the same directory, fsync it, then rename over."""
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".state-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w") as handle:
-                json.dump(state, handle, separators=(",", ":"), sort_keys=True)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-            raise
+        """Replace the file whole: a reader never sees half of it."""
+        write_atomic(self.path, json.dumps(state, separators=(",", ":"), sort_keys=True))
