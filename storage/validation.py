@@ -6,9 +6,7 @@ same message for the same mistake.
 
 from __future__ import annotations
 
-import re
-from decimal import Decimal, InvalidOperation
-
+from nasui.lib import units
 from nasui.lib.units import format_size as format_size  # re-exported: services say v.format_size
 from nasui.validation import fail
 from storage.zfs import names
@@ -22,9 +20,7 @@ FORCE_LABEL = "Allow a thick zvol over 80% of the free space"
 # the initiator's writes, so thin is a choice the user makes knowingly.
 SPARSE_LABEL = "Sparse (thin): reserve no space up front"
 MAX_NAME = 200  # ZFS allows 255 bytes for a full name; the panel keeps room for snapshots
-KIB = 1024
-UNITS = {"": 1, "B": 1, "K": KIB, "M": KIB**2, "G": KIB**3, "T": KIB**4, "P": KIB**5}
-SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGTP]?)(?:I?B)?\s*$", re.IGNORECASE)
+SIZE_HINT = "Enter a size such as 512M, 20G or 1.5T (units K, M, G, T, P)."
 
 LAYOUT_CHOICES = [
     ("stripe", "Stripe (no redundancy)"),
@@ -48,8 +44,8 @@ SYNC_HELP = (
 )
 RECORDSIZES = [2**n for n in range(9, 21)]  # 512 B .. 1 MiB
 VOLBLOCKSIZES = [2**n for n in range(9, 18)]  # 512 B .. 128 KiB
-DEFAULT_VOLBLOCKSIZE = 16 * KIB
-DEFAULT_RECORDSIZE = 128 * KIB
+DEFAULT_VOLBLOCKSIZE = 16 * units.KIB
+DEFAULT_RECORDSIZE = 128 * units.KIB
 
 
 SCRATCH_REFUSAL = (
@@ -105,17 +101,14 @@ def parse_size(text: str | int, field: str = "size", *, allow_zero: bool = False
     if isinstance(text, int):
         value = text
     else:
-        match = SIZE_RE.match(str(text))
-        if not match:
-            raise fail(field, "Enter a size such as 512M, 20G or 1.5T (units K, M, G, T, P).")
         try:
-            number = Decimal(match.group(1))
-        except InvalidOperation as exc:  # pragma: no cover - the regex only lets digits in
-            raise fail(field, "Enter a number followed by a unit.") from exc
-        exact = number * UNITS[match.group(2).upper()]
-        if exact != exact.to_integral_value():
-            raise fail(field, f"{text} is not a whole number of bytes; use a unit, e.g. 1.5K.")
-        value = int(exact)
+            value = units.parse_size(str(text))
+        except units.NotWholeBytes as exc:
+            raise fail(
+                field, f"{text} is not a whole number of bytes; use a unit, e.g. 1.5K."
+            ) from exc
+        except units.NotASize as exc:
+            raise fail(field, SIZE_HINT) from exc
     if value < 0 or (value == 0 and not allow_zero):
         raise fail(field, "Must be larger than zero.")
     if value > MAX_SIZE:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from nasui.lib.units import format_bytes
 from storage.dedup import ARC_META_SHARE, COMFORTABLE_SHARE_OF_ARC
 
 DEFAULT_CAP = 1 << 16  # kept hashes: ~7 MB of Python dict, ~0.4% error on the unique count
@@ -78,8 +79,9 @@ def verdict(*, ratio: float, ddt_bytes: int, arc_max: int, saved_bytes: int) -> 
     """Judge dedup by its saving and by how much of the ARC its table would take."""
     share = ddt_bytes / arc_max if arc_max else float("inf")
     figures = (
-        f"dedup ratio {ratio:.2f}x saves {_size(saved_bytes)}; its table needs "
-        f"{_size(ddt_bytes)} of RAM, {share:.0%} of the ARC maximum ({_size(arc_max)})"
+        f"dedup ratio {ratio:.2f}x saves {format_bytes(saved_bytes)}; its table needs "
+        f"{format_bytes(ddt_bytes)} of RAM, {share:.0%} of the ARC maximum "
+        f"({format_bytes(arc_max)})"
     )
     if share > ARC_META_SHARE:
         spill = f"more than the {ARC_META_SHARE:.0%} the ARC keeps for metadata"
@@ -99,12 +101,3 @@ def verdict(*, ratio: float, ddt_bytes: int, arc_max: int, saved_bytes: int) -> 
             f"the table would take over {COMFORTABLE_SHARE_OF_ARC:.0%} of the ARC from cached data"
         )
     return Verdict("costly", f"Costly: {figures}; {why}.")
-
-
-def _size(count: float) -> str:
-    """Bytes in binary units: '3.2 GiB'."""
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if abs(count) < 1024 or unit == "TiB":
-            return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"
-        count /= 1024
-    return f"{count:.1f} TiB"

@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-_UNITS = {"": 0, "K": 1, "M": 2, "G": 3, "T": 4, "P": 5, "E": 6, "Z": 7}
+from nasui.lib import units
 
 
 def parse_size(text: str) -> int:
-    """'13.6M' -> 14260633, '648B' -> 648, '512' -> 512, '-' or 'none' -> 0 (1024-based)."""
+    """'13.6M' -> 14260634, '648B' -> 648, '512' -> 512, '-' or 'none' -> 0 (1024-based)."""
     value = text.strip()
     if value in ("", "-", "none"):
         return 0
-    value = value.removesuffix("B") if len(value) > 1 else value
-    value = value.removesuffix("i")  # tolerate "KiB"-style suffixes
-    unit = value[-1].upper() if value[-1].isalpha() else ""
-    number = value[:-1] if unit else value
-    if unit not in _UNITS:
-        raise ValueError(f"not a size: {text!r}")
-    return round(float(number) * (1 << (10 * _UNITS[unit])))
+    return units.parse_size(value, exact=False)  # ZFS's "nice" figures are rounded
 
 
 def parse_int_or_none(text: str) -> int | None:
