@@ -9,7 +9,6 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
-from advisor import bench_tasks
 from advisor.bench import fio, scratch
 from advisor.bench import settings as catalogue
 from advisor.sources import MIB, Problems, check_sample, check_source
@@ -66,7 +65,7 @@ def benchmark_start(
     return jobs.job_start(
         kind="advisor.benchmark",
         title=f"Try {len(settings)} settings on {source} (scratch datasets on {pool})",
-        task=bench_tasks.benchmark,
+        task="advisor.benchmark",
         user=user,
         cancellable=True,
         **arguments,
@@ -114,7 +113,7 @@ def fio_start(
     return jobs.job_start(
         kind="advisor.fio",
         title=f"fio: {len(profiles)} profiles on {where}",
-        task=bench_tasks.fio,
+        task="advisor.fio",
         user=user,
         cancellable=True,
         **arguments,

@@ -7,7 +7,6 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 
-from advisor import tasks
 from advisor.sources import Problems, check_sample, check_source, source_choices
 from nasui import services as jobs
 from nasui.models import Job
@@ -49,7 +48,7 @@ def estimate_start(
     return jobs.job_start(
         kind="advisor.estimate",
         title=f"Estimate compression and dedup on {source}",
-        task=tasks.estimate,
+        task="advisor.estimate",
         user=user,
         cancellable=True,
         **arguments,

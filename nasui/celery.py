@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
-from celery import Celery
+from celery import Celery, Task
 
 from nasui import beat_thread
 
@@ -14,6 +15,17 @@ app = Celery("nasui")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 beat_thread.install(app)
+
+
+def task_named(name: str) -> Task[..., Any]:
+    """The task called `name` ("storage.pool_create"): how services and signals start work.
+
+    A web process imports no task module itself (services never import tasks), so the apps'
+    tasks modules are imported on the first look-up; NotRegistered for a name none defines.
+    """
+    if name not in app.tasks:
+        app.loader.import_default_modules()
+    return app.tasks[name]
 
 
 def beat_entry(task: str, seconds: float) -> dict[str, object]:

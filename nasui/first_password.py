@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import check_password
 from django.db import transaction
 from kombu.exceptions import OperationalError
 
+from nasui.celery import task_named
 from nasui.lib import first_password as files
 
 ADMIN = "admin"
@@ -29,8 +31,6 @@ def password_file() -> Path:
 
 def password_to_show(path: Path) -> str:
     """The first-boot password while it is still the admin's, else "" (and it is forgotten)."""
-    from django.contrib.auth import get_user_model
-
     if not path.exists():
         return ""
     admin = get_user_model().objects.filter(username=ADMIN).first()
@@ -59,9 +59,7 @@ def admin_hash_changed(sender: Any, instance: Any, update_fields: Any = None, **
 
 def _hand_to_worker() -> None:
     """Queue the check; without a broker the next boot checks instead (never fail a login)."""
-    from nasui.tasks import recheck_first_password
-
     try:
-        recheck_first_password.delay()
+        task_named("nasui.recheck_first_password").delay()
     except (OSError, OperationalError):
         logger.warning("first-boot password: no worker reachable, the next boot checks it")

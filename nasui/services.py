@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from nasui.celery import task_named
 from nasui.models import ApiToken, Job
 from nasui.tokens import hash_token_key, new_token_key, token_display_prefix
 
@@ -47,12 +48,17 @@ def job_start(
     *,
     kind: str,
     title: str,
-    task: Any,
+    task: str,
     user: User | AnonymousUser | None = None,
     cancellable: bool = False,
     **arguments: Any,
 ) -> Job:
-    """Record a job and hand it to a worker once the row is committed."""
+    """Record a job and hand it to a worker once the row is committed.
+
+    `task` is the Celery task's name ("storage.pool_create"): services start their jobs by
+    name, so they never import the tasks, which sit above them and call them.
+    """
+    body = task_named(task)  # NotRegistered (a KeyError) for a name no app defines
     job = Job.objects.create(
         kind=kind,
         title=title,
@@ -61,7 +67,7 @@ def job_start(
         cancellable=cancellable,
     )
     # on_commit: the worker must find the row when it picks the message up.
-    transaction.on_commit(lambda: task.delay(job.pk, **arguments))
+    transaction.on_commit(lambda: body.delay(job.pk, **arguments))
     return job
 
 

@@ -7,6 +7,7 @@ import time
 from celery import shared_task
 from celery.signals import worker_ready
 
+from nasui.first_password import password_file, password_to_show
 from nasui.health import record_worker_heartbeat
 from nasui.jobs import JobReporter, job_task, reap_orphaned_jobs
 
@@ -31,8 +32,6 @@ def _heartbeat_on_start(**_: object) -> None:
 def recheck_first_password() -> None:
     """The admin's hash changed: remember it if the first-boot password still matches, or forget
     that password (a PBKDF2 check, kept off the login request)."""
-    from nasui.first_password import password_file, password_to_show
-
     password_to_show(password_file())
 
 

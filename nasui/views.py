@@ -15,7 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from monitoring import selectors as monitoring_selectors
-from nasui import selectors, services, tasks
+from nasui import selectors, services
 from nasui.forms import ApiTokenForm, SelfTestForm
 from nasui.health import check_health
 from nasui.htmx import STOP_POLLING, is_partial, template_for
@@ -72,7 +72,7 @@ def job_self_test(request: HttpRequest) -> HttpResponse:
         services.job_start(
             kind="self_test",
             title="Self-test",
-            task=tasks.self_test,
+            task="nasui.self_test",
             user=_user(request),
             cancellable=True,
             steps=form.cleaned_data["steps"],

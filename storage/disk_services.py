@@ -18,7 +18,7 @@ from nasui.lib.units import format_bytes
 from nasui.models import Job
 from nasui.services import job_start
 from nasui.validation import fail
-from storage import selectors, tasks
+from storage import selectors
 from storage.engine import get_engine
 from storage.errors import to_validation_error
 from storage.zfs import errors as zfs
@@ -99,7 +99,7 @@ def _resilver_job(
     return job_start(
         kind=RESILVER_KIND,
         title=f"{verb} {disk} with {new_disk} in pool {pool}",
-        task=tasks.pool_resilver,
+        task="storage.pool_resilver",
         user=user,
         name=pool,
         disk=disk,

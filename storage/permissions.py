@@ -124,12 +124,11 @@ def set_mountpoint(name: str, wanted: Ownership) -> None:
 
 def start_tree_job(name: str, wanted: Ownership, user: User | AnonymousUser | None = None) -> Job:
     """The job that gives everything below the mountpoint the same owner and mode."""
-    from storage import tasks
 
     return job_start(
         kind="dataset.permissions",
         title=f"Owner and mode of everything in {name}",
-        task=tasks.dataset_permissions,
+        task="storage.dataset_permissions",
         user=user,
         name=name,
         uid=wanted.uid,

@@ -14,7 +14,7 @@ from nasui.lib.units import format_bytes
 from nasui.models import Job
 from nasui.services import job_start
 from nasui.validation import fail
-from storage import owners, permissions, selectors, tasks, usage
+from storage import owners, permissions, selectors, usage
 from storage import validation as v
 from storage.changes import apply_all_or_nothing
 from storage.engine import get_engine
@@ -87,7 +87,7 @@ def pool_create(
     return job_start(
         kind="pool.create",
         title=f"Create pool {name}",
-        task=tasks.pool_create,
+        task="storage.pool_create",
         user=user,
         name=name,
         vdev_type=pool_layout.type,
@@ -112,7 +112,7 @@ def pool_destroy(*, name: str, confirm: str, user: User | AnonymousUser | None =
     return job_start(
         kind="pool.destroy",
         title=f"Destroy pool {name}",
-        task=tasks.pool_destroy,
+        task="storage.pool_destroy",
         user=user,
         name=name,
     )
@@ -139,7 +139,11 @@ def pool_scrub(*, name: str, user: User | AnonymousUser | None = None) -> Job:
     if Job.objects.filter(kind="pool.scrub", arguments__name=name).exclude(status__in=Job.FINISHED):
         raise ValidationError({NON_FIELD_ERRORS: [f"A scrub of {name} is already running."]})
     return job_start(
-        kind="pool.scrub", title=f"Scrub pool {name}", task=tasks.pool_scrub, user=user, name=name
+        kind="pool.scrub",
+        title=f"Scrub pool {name}",
+        task="storage.pool_scrub",
+        user=user,
+        name=name,
     )
 
 

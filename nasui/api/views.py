@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.routers import APIRootView
 
-from nasui import selectors, services, tasks
+from nasui import selectors, services
 from nasui.api.serializers import JobSerializer, SelfTestSerializer
 from nasui.models import Job
 
@@ -50,7 +50,7 @@ class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
         job = services.job_start(
             kind="self_test",
             title="Self-test",
-            task=tasks.self_test,
+            task="nasui.self_test",
             user=request.user,
             cancellable=True,
             steps=params.validated_data["steps"],
