@@ -198,7 +198,7 @@ def eager_jobs(monkeypatch) -> Iterator[None]:
 @pytest.fixture
 def tank(sandbox, eager_jobs, admin_user):
     """A raidz1 pool named tank on sda, sdb, sdc."""
-    from storage import services
+    from storage.datasets import services
 
     services.pool_create(name="tank", layout="raidz1", disks=["sda", "sdb", "sdc"], user=admin_user)
     return sandbox

@@ -22,7 +22,7 @@ from advisor.bench.recommend import recommend
 from advisor.bench.settings import Setting, settings_for
 from advisor.sources import resolve_source
 from nasui.jobs import JobReporter, job_task, reap_orphaned_jobs
-from storage import selectors as storage
+from storage.datasets import selectors as storage
 from storage.engine import get_engine, is_sandbox
 
 log = logging.getLogger(__name__)

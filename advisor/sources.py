@@ -9,7 +9,7 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 
 from nasui.lib.units import format_bytes
-from storage import selectors as storage
+from storage.datasets import selectors as storage
 from storage.zfs import errors as zfs
 
 KINDS = ("dataset", "zvol", "path")

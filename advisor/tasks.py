@@ -12,7 +12,7 @@ from advisor.estimate.run import estimate as run_estimate
 from advisor.estimate.sources import Input
 from advisor.sources import Source, resolve_source
 from nasui.jobs import JobReporter, job_task
-from storage import selectors as storage
+from storage.datasets import selectors as storage
 from storage.engine import get_engine
 from storage.zfs.codecs import algorithm
 

@@ -16,7 +16,7 @@ from advisor import bench_services, selectors, services
 from advisor.forms import BenchmarkForm, EstimateForm, FioForm, SourceForm
 from nasui.htmx import STOP_POLLING, is_partial, template_for
 from nasui.models import Job
-from storage import selectors as storage
+from storage.datasets import selectors as storage
 from storage.zfs import errors as zfs
 
 FORMS: dict[str, type[SourceForm]] = {

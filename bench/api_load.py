@@ -52,7 +52,7 @@ SETUP = """
 from django.contrib.auth.models import User
 from nasui import services
 from sharing import services as sharing
-from storage import services as storage
+from storage.datasets import services as storage
 from storage.engine import get_engine
 from storage.zfs.base import PoolLayout
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from monitoring.collectors import Sources
 from monitoring.collectors.pool_io import IOSTAT_INTERVAL
 from storage.engine import get_engine
-from storage.smart_selectors import cached_temperatures
+from storage.smart.selectors import cached_temperatures
 
 
 def local_sources() -> Sources:

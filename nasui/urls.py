@@ -15,7 +15,7 @@ from nasui.api import urls as api_urls
 from sharing.api.files_urls import urlpatterns as files_api_urls
 from sharing.api.services_urls import urlpatterns as services_api_urls
 from sharing.api.urls import urlpatterns as sharing_api_urls
-from storage.api.urls import urlpatterns as storage_api_urls
+from storage.api_urls import urlpatterns as storage_api_urls
 
 # DRF marks its views login_not_required and authenticates them itself (token or session).
 api_patterns: list[URLPattern | URLResolver] = [

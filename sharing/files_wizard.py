@@ -15,9 +15,9 @@ from django.core.exceptions import ValidationError
 from nasui.validation import fail
 from sharing.models import LocalGroup, LocalUser, NfsShare, SmbShare
 from sharing.services import accounts, nfs, smb
-from storage import permissions
-from storage import selectors as storage
-from storage import services as storage_services
+from storage.datasets import selectors as storage
+from storage.datasets import services as storage_services
+from storage.ownership import services as permissions
 
 log = logging.getLogger(__name__)
 Undo = list[Callable[[], None]]

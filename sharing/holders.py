@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from storage.usage import Holder, register_holder_checker, register_resize_listener
+from storage.registry import Holder, register_holder_checker, register_resize_listener
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from sharing.models import (
     TargetExtent,
     TargetGroup,
 )
-from storage import selectors as storage
+from storage.datasets import selectors as storage
 from storage.zfs.errors import ZfsError
 
 
@@ -63,7 +63,7 @@ def extent_list() -> QuerySet[Extent]:
 
 def unshared_zvols() -> list[str]:
     """Zvols no extent serves yet: the ones the wizard can share."""
-    from storage import selectors as storage
+    from storage.datasets import selectors as storage
 
     served = set(Extent.objects.exclude(zvol="").values_list("zvol", flat=True))
     return [d.name for d in storage.dataset_list(volumes=True) if d.name not in served]

@@ -10,7 +10,7 @@ from sharing.accounts.desired import NAME_RULE, AccountError
 from sharing.accounts.desired import check_name as check_account_name
 from sharing.iscsi import desired, iqn
 from sharing.iscsi.errors import InvalidSpec
-from storage.selectors import filesystem_names
+from storage.datasets.selectors import filesystem_names
 
 TARGET_NAME_RE = re.compile(r"^[-a-z0-9.:]+$")
 TARGET_NAME_MAX = 120

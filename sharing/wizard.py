@@ -22,8 +22,8 @@ from sharing.models import (
     TargetGroup,
 )
 from sharing.services import saved_and_applied
-from storage import selectors as storage_selectors
-from storage import services as storage
+from storage.datasets import selectors as storage_selectors
+from storage.datasets import services as storage
 
 WILDCARD = "0.0.0.0"  # noqa: S104 (a home NAS listens on every address by default)
 

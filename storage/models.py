@@ -6,7 +6,7 @@ from datetime import time
 
 from django.db import models
 
-from storage import naming
+from storage.zfs import naming
 
 
 class SnapshotTask(models.Model):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from storage import selectors
+from storage.datasets import selectors
 
 # Never served, even under a dataset mounted at / (root on ZFS): the system's own files.
 _SYSTEM = (

@@ -8,8 +8,8 @@ from typing import Any
 from celery import shared_task
 
 from nasui.jobs import JobReporter, job_task
-from storage import resilver
 from storage.engine import get_engine
+from storage.zfs import resilver
 from storage.zfs.base import PoolLayout
 
 SCRUB_POLL_SECONDS = 1.0
@@ -102,7 +102,7 @@ def sandbox_rescan() -> None:
 @shared_task(name="storage.periodic_snapshots", ignore_result=True)
 def periodic_snapshots() -> list[str]:
     """Run the periodic snapshot tasks whose slot has come (a missed one once, at start)."""
-    from storage.snapshot_task_services import run_due_tasks
+    from storage.snapshot_tasks.services import run_due_tasks
 
     return run_due_tasks()
 
@@ -110,7 +110,7 @@ def periodic_snapshots() -> list[str]:
 @shared_task(name="storage.scrub_check", ignore_result=True)
 def scrub_check() -> list[str]:
     """Check the pools whose scrub slot has come; scrub those whose last scrub is too old."""
-    from storage.scrub_services import run_due_scrubs
+    from storage.scrub.services import run_due_scrubs
 
     return run_due_scrubs()
 
@@ -120,7 +120,7 @@ def dataset_permissions(
     reporter: JobReporter, *, name: str, uid: int, gid: int, mode: int
 ) -> dict[str, Any]:
     """Owner and mode on everything below a file system's mountpoint."""
-    from storage import permissions
+    from storage.ownership import services as permissions
 
     mountpoint = permissions.mountpoint_of(name)
     reporter.progress(5, f"Setting owner and mode under {mountpoint}")
@@ -131,4 +131,4 @@ def dataset_permissions(
 
 
 # The SMART tasks live with the SMART modules; importing them registers them with the worker.
-from storage.smart_tasks import smart_refresh, smart_test_check  # noqa: E402, F401
+from storage.smart.tasks import smart_refresh, smart_test_check  # noqa: E402, F401

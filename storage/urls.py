@@ -2,7 +2,13 @@
 
 from django.urls import path
 
-from storage.views import datasets, disk_ops, pools, scrub, smart, snapshot_tasks, snapshots
+from storage.datasets import views as datasets
+from storage.disks import views as disk_ops
+from storage.pools import views as pools
+from storage.scrub import views as scrub
+from storage.smart import views as smart
+from storage.snapshot_tasks import views as snapshot_tasks
+from storage.snapshots import views as snapshots
 
 app_name = "storage"
 urlpatterns = [

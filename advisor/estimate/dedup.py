@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from nasui.lib.units import format_bytes
-from storage.dedup import ARC_META_SHARE, COMFORTABLE_SHARE_OF_ARC
+from storage.zfs.dedup import ARC_META_SHARE, COMFORTABLE_SHARE_OF_ARC
 
 DEFAULT_CAP = 1 << 16  # kept hashes: ~7 MB of Python dict, ~0.4% error on the unique count
 REF = 1 << 32  # a kept value packs refcount * REF + allocated bytes of the block

@@ -13,7 +13,7 @@ from advisor.estimate.compression import MB, Tally, report_all
 from advisor.estimate.dedup import DEFAULT_CAP, verdict
 from advisor.estimate.hashpass import Hashed, hash_blocks
 from advisor.estimate.sources import Input, Layout, layout, read_block
-from storage.dedup import DEFAULT_ARC_SHARE_OF_RAM, RULE_CORE_BYTES_PER_ENTRY
+from storage.zfs.dedup import DEFAULT_ARC_SHARE_OF_RAM, RULE_CORE_BYTES_PER_ENTRY
 
 DEFAULT_ALGORITHMS = ("lz4", "gzip-1", "gzip-6", "gzip-9", "zstd-1", "zstd-3", "zstd-19")
 # The compression sample may use this share of the time budget; the dedup pass gets the rest.

@@ -11,7 +11,7 @@ from drf_spectacular.generators import SchemaGenerator
 
 from advisor.tests.test_views import BENCHMARK, make_run
 from nasui.models import Job
-from storage import services as storage
+from storage.datasets import services as storage
 
 pytestmark = pytest.mark.django_db
 JSON = "application/json"

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 
 from advisor import services
 from nasui.models import Job
-from storage import services as storage
+from storage.datasets import services as storage
 from storage.engine import get_engine
 
 MIB = 1024 * 1024

@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 
 from nasui.models import Job
-from storage import services as storage
+from storage.datasets import services as storage
 from storage.engine import get_engine
 
 pytestmark = pytest.mark.django_db

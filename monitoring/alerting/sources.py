@@ -14,7 +14,7 @@ from monitoring.alerts import Alert, pool_alerts
 from nasui.health import check_health
 from storage.engine import get_engine
 from storage.models import ScrubTask, SnapshotTask
-from storage.smart_selectors import disks_with_smart
+from storage.smart.selectors import disks_with_smart
 from storage.zfs.base import ScrubStatus
 
 # Pool kinds come from the engine (live); the sample's copy would only lag behind it.

@@ -18,7 +18,7 @@ from sharing.api.views import ConfigViewSet, kept
 from sharing.models import NfsSettings, SmbSettings
 from sharing.services import accounts, nfs, smb
 from sharing.services import permissions as perms
-from storage import permissions as storage_permissions
+from storage.ownership import services as storage_permissions
 
 
 class LocalGroupViewSet(ConfigViewSet):

@@ -10,7 +10,7 @@ from sharing.models import Extent, Target, TargetExtent
 from sharing.selectors import lowest_free_lun
 from sharing.services.apply import saved_and_applied, updated
 from storage import paths
-from storage import selectors as storage_selectors
+from storage.datasets import selectors as storage_selectors
 
 
 def _check_source(kind: str, zvol: str, path: str, extent: Extent | None) -> tuple[str, str]:

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from nasui.models import Job
 from nasui.validation import fail
 from sharing.models import LocalGroup, LocalUser
-from storage import permissions
+from storage.ownership import services as permissions
 
 _OCTAL = re.compile(r"^0?[0-7]{3,4}$")
 

@@ -72,7 +72,7 @@ def fake_target(monkeypatch, settings) -> RecordingEngine:
 @pytest.fixture
 def zvol(tank) -> str:
     """A sparse 64 MiB zvol tank/vol with 4K blocks on the sandbox raidz1 pool `tank`."""
-    from storage import services
+    from storage.datasets import services
 
     services.zvol_create(parent="tank", name="vol", size="64M", volblocksize=4096, sparse=True)
     return "tank/vol"

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from sharing import files_wizard
 from sharing.models import LocalGroup, LocalUser, SmbShare
 from sharing.services import accounts
-from storage import selectors as storage
+from storage.datasets import selectors as storage
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +64,7 @@ def test_a_failing_step_undoes_the_dataset_and_the_user(fake_files, tank):
 
 
 def test_an_existing_dataset_is_shared_under_its_name(fake_files, tank):
-    from storage import services as storage_services
+    from storage.datasets import services as storage_services
 
     storage_services.dataset_create(parent="tank", name="photos")
     made = files_wizard.share_dataset(existing="tank/photos", guest_ok=True)

@@ -6,7 +6,7 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 
 from sharing.models import LocalUser, NfsShare, SmbShare
-from storage import selectors as storage
+from storage.datasets import selectors as storage
 
 pytestmark = pytest.mark.django_db
 JSON = "application/json"

@@ -10,9 +10,9 @@ from django.core.exceptions import ValidationError
 from sharing import files_wizard
 from sharing.models import LocalGroup, LocalUser, NfsShare, SmbShare
 from sharing.services import accounts, nfs
-from storage import permissions
-from storage import selectors as storage
-from storage import services as storage_services
+from storage.datasets import selectors as storage
+from storage.datasets import services as storage_services
+from storage.ownership import services as permissions
 
 pytestmark = pytest.mark.django_db
 LAN = ["192.168.1.0/24"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sharing import services
 from sharing.holders import iscsi_extent_holders
 from storage.engine import get_engine
-from storage.usage import Holder, holders_of
+from storage.registry import Holder, holders_of
 
 
 def test_an_extent_holds_its_zvol_and_the_pool_above_it(fake_target, zvol):

@@ -8,8 +8,8 @@ from django.core.exceptions import ValidationError
 from sharing import files_state
 from sharing.models import NfsShare
 from sharing.services import accounts, nfs
-from storage import selectors as storage
-from storage import services as storage_services
+from storage.datasets import selectors as storage
+from storage.datasets import services as storage_services
 
 pytestmark = pytest.mark.django_db
 JSON = "application/json"

@@ -11,8 +11,8 @@ from django.core.exceptions import ValidationError
 from nasui.models import Job
 from sharing.services import accounts
 from sharing.services.permissions import dataset_owner_set
-from storage import selectors as storage
-from storage import services as storage_services
+from storage.datasets import selectors as storage
+from storage.datasets import services as storage_services
 
 pytestmark = pytest.mark.django_db
 JSON = "application/json"

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from sharing import forms as f
 from sharing import services, wizard
 from sharing.models import AuthGroup, Extent, InitiatorGroup, Portal, Target
-from storage import selectors as storage
+from storage.datasets import selectors as storage
 
 pytestmark = pytest.mark.django_db
 SECRET = "s3cret-secret"
@@ -137,7 +137,7 @@ def test_a_zvol_belongs_to_one_extent_and_an_extent_to_one_target(chain, zvol):
 
 
 def test_lun_ids_are_unique_and_tgt_refuses_lun_0(chain, fake_target, tank):
-    from storage import services as storage_services
+    from storage.datasets import services as storage_services
 
     storage_services.zvol_create(parent="tank", name="vol2", size="16M", sparse=True)
     extent = services.extent_create(name="second", zvol="tank/vol2")
@@ -157,7 +157,7 @@ def test_an_unknown_zvol_is_refused(fake_target, sandbox):
 
 
 def test_a_zvol_in_use_cannot_be_destroyed(chain, zvol):
-    from storage import services as storage_services
+    from storage.datasets import services as storage_services
 
     with pytest.raises(ValidationError) as exc:
         storage_services.zvol_destroy(name=zvol, confirm=zvol)

@@ -9,8 +9,8 @@ from django.core.exceptions import ValidationError
 
 from sharing.models import LocalUser, SmbShare
 from sharing.services import accounts, smb
-from storage import selectors as storage
-from storage import services as storage_services
+from storage.datasets import selectors as storage
+from storage.datasets import services as storage_services
 
 pytestmark = pytest.mark.django_db
 JSON = "application/json"

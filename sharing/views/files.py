@@ -18,8 +18,8 @@ from sharing.models import LocalGroup, LocalUser, NfsSettings, NfsShare, SmbSett
 from sharing.services import accounts, nfs, smb
 from sharing.services import permissions as perms
 from sharing.views.common import delete_page, form_page
-from storage import permissions
-from storage import selectors as storage
+from storage.datasets import selectors as storage
+from storage.ownership import services as permissions
 from storage.validation import COMPRESSION_FORM_CHOICES, format_size, parse_size
 
 BACK = "sharing:files"

@@ -15,7 +15,7 @@ from sharing import forms as f
 from sharing import runtime, selectors, services, wizard
 from sharing.models import AuthGroup, Extent, InitiatorGroup, IscsiSettings, Portal, Target
 from sharing.views.common import delete_page, form_page
-from storage import selectors as storage
+from storage.datasets import selectors as storage
 
 
 def index(request: HttpRequest) -> HttpResponse:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import services
+from storage.datasets import services
 from storage.engine import get_engine
 
 

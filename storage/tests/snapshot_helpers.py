@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from storage import snapshot_selectors, snapshot_services
+from storage.snapshots import selectors as snapshot_selectors
+from storage.snapshots import services as snapshot_services
 
 
 def names(dataset: str = "tank/home") -> list[str]:

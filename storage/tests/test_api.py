@@ -155,7 +155,7 @@ def test_a_zfs_failure_is_a_503_with_the_engines_words(api, admin_client, monkey
     def no_module(argv, *, timeout):
         return CommandResult(tuple(argv), 1, "", "The ZFS modules are not loaded.\n")
 
-    monkeypatch.setattr("storage.selectors.get_engine", lambda: CliZfsEngine(no_module))
+    monkeypatch.setattr("storage.datasets.selectors.get_engine", lambda: CliZfsEngine(no_module))
     body = api.get("/api/storage/pools/")
     page = admin_client.get("/storage/")
     assert body.status_code == 503
@@ -199,7 +199,7 @@ def test_filtering_by_an_unknown_pool_names_the_parameter(api, tank):
 
 @pytest.mark.parametrize("pool", ["tank/a", "-f", "nosuch"])
 def test_the_pool_filter_takes_only_a_pool(api, tank, pool):
-    from storage import services
+    from storage.datasets import services
 
     services.dataset_create(parent="tank", name="a")
     for query in ("", "&settle=true"):

@@ -7,7 +7,7 @@ from datetime import datetime
 
 import pytest
 
-from storage import services
+from storage.datasets import services
 
 pytestmark = pytest.mark.django_db
 MIB = 1 << 20

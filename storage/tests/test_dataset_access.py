@@ -10,7 +10,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from nasui.models import Job
-from storage import owners, selectors, services
+from storage import owners
+from storage.datasets import selectors, services
 from storage.engine import get_engine
 from storage.zfs.errors import InvalidProperty
 
@@ -106,7 +107,7 @@ def test_a_failed_owner_change_on_create_leaves_no_dataset(tank, accounts, monke
     def refuse(name, wanted):
         raise ValidationError("chown refused")
 
-    monkeypatch.setattr("storage.permissions.set_mountpoint", refuse)
+    monkeypatch.setattr("storage.ownership.services.set_mountpoint", refuse)
     with pytest.raises(ValidationError, match="chown refused"):
         services.dataset_create(parent="tank", name="team", owner="sam", mode="0770")
     assert [d.name for d in selectors.dataset_list("tank")] == ["tank"]
@@ -159,7 +160,7 @@ def test_a_failed_owner_change_leaves_the_zfs_properties(docs, monkeypatch):
     def refuse(name, wanted):
         raise ValidationError("chown refused")
 
-    monkeypatch.setattr("storage.permissions.set_mountpoint", refuse)
+    monkeypatch.setattr("storage.ownership.services.set_mountpoint", refuse)
     with pytest.raises(ValidationError, match="chown refused"):
         services.dataset_update(name="tank/docs", acltype="posix", owner="sam")
     assert (_stat(docs), _acl("tank/docs")) == before
@@ -297,7 +298,7 @@ def test_the_api_creates_a_dataset_with_owner_and_acl_type(admin_client, tank, a
 
 
 def test_an_unmounted_dataset_keeps_its_properties_editable(admin_client, docs, monkeypatch):
-    monkeypatch.setattr("storage.permissions.mountpoint_ownership", lambda mountpoint: None)
+    monkeypatch.setattr("storage.ownership.services.mountpoint_ownership", lambda mountpoint: None)
     page = admin_client.get("/storage/datasets/tank/docs/edit/").content.decode()
     assert "Not mounted" in page
     assert 'name="mode"' not in page

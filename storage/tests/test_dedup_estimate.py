@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from storage.dedup import RULE_CORE_BYTES_PER_ENTRY, estimate_dedup
+from storage.zfs.dedup import RULE_CORE_BYTES_PER_ENTRY, estimate_dedup
 
 GIB = 1024**3
 TIB = 1024**4

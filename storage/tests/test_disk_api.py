@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage import selectors
+from storage.datasets import selectors
 
 pytestmark = pytest.mark.django_db
 URL = "/api/storage/pools/tank/"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from nasui.models import Job
-from storage import services
+from storage.datasets import services
 from storage.engine import get_engine
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from nasui.models import Job
-from storage import disk_services as ds
-from storage import resilver, selectors, services
+from storage.datasets import selectors, services
+from storage.disks import services as ds
+from storage.zfs import resilver
 from storage.zfs.base import PoolStatus, ScrubStatus, Vdev
 from storage.zfs.cli import CliZfsEngine
 from storage.zfs.runner import ScriptedRunner

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from storage import services
+from storage.datasets import services
 from storage.engine import get_engine
 from storage.zfs import errors as zfs
 

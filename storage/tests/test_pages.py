@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from nasui.lib.units import format_bytes
-from storage import selectors, services
+from storage.datasets import selectors, services
 
 pytestmark = pytest.mark.django_db
 PROPS = {"compression": "inherit", "dedup": "inherit", "atime": "inherit"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from storage import naming, pruning
+from storage.zfs import naming, pruning
 from storage.zfs.snapshots import Snapshot
 
 SCHEMA = naming.DEFAULT_SCHEMA

@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from storage import naming
 from storage.schedule import PRESETS, Schedule, ScheduleError, due, expired, lifetime, parse_field
+from storage.zfs import naming
 
 TZ = ZoneInfo("Europe/Paris")
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from storage import selectors, services, snapshot_services
+from storage.datasets import selectors, services
 from storage.engine import get_engine
+from storage.snapshots import services as snapshot_services
 from storage.zfs.names import is_scratch
 
 pytestmark = pytest.mark.django_db

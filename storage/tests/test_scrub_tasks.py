@@ -9,9 +9,9 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from nasui.models import Job
-from storage import scrub_services
 from storage.engine import get_engine
 from storage.models import ScrubTask
+from storage.scrub import services as scrub_services
 
 pytestmark = pytest.mark.django_db
 

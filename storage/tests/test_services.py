@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from nasui.models import Job
-from storage import selectors, services
+from storage.datasets import selectors, services
 
 pytestmark = pytest.mark.django_db
 

@@ -6,9 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from storage import smart_selectors, smart_services
 from storage.engine import get_engine
 from storage.models import SmartTestTask
+from storage.smart import selectors as smart_selectors
+from storage.smart import services as smart_services
 from storage.zfs.sandbox.smart import SandboxSmart
 
 pytestmark = pytest.mark.django_db

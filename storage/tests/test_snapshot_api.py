@@ -7,9 +7,11 @@ from urllib.parse import quote
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 
-from storage import services, snapshot_services, snapshot_task_services
+from storage.datasets import services
 from storage.engine import get_engine
 from storage.models import SnapshotTask
+from storage.snapshot_tasks import services as snapshot_task_services
+from storage.snapshots import services as snapshot_services
 from storage.tests.snapshot_helpers import names, snap
 
 pytestmark = pytest.mark.django_db

@@ -7,10 +7,12 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ValidationError
 
-from storage import services, snapshot_selectors, snapshot_services
+from storage.datasets import services
 from storage.engine import get_engine
+from storage.registry import Holder, register_holder_checker, unregister_holder_checker
+from storage.snapshots import selectors as snapshot_selectors
+from storage.snapshots import services as snapshot_services
 from storage.tests.snapshot_helpers import names
-from storage.usage import Holder, register_holder_checker, unregister_holder_checker
 
 pytestmark = pytest.mark.django_db
 

@@ -9,10 +9,12 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from nasui.celery import build_beat_schedule
-from storage import services, snapshot_selectors, snapshot_services
-from storage import snapshot_task_services as tasks
+from storage.datasets import services
 from storage.engine import get_engine
 from storage.models import SnapshotTask
+from storage.snapshot_tasks import services as tasks
+from storage.snapshots import selectors as snapshot_selectors
+from storage.snapshots import services as snapshot_services
 
 pytestmark = pytest.mark.django_db
 EVERY_MINUTE = {"minutes": "*", "hours": "*", "days_of_week": "*"}

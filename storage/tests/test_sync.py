@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from storage import selectors, services
+from storage.datasets import selectors, services
 
 pytestmark = pytest.mark.django_db
 JSON = "application/json"

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from storage import services, usage
+from storage import registry as usage
+from storage.datasets import services
 from storage.engine import get_engine
-from storage.usage import Holder
+from storage.registry import Holder
 
 
 @pytest.fixture

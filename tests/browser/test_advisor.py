@@ -108,7 +108,7 @@ def test_two_runs_are_compared_from_the_list(logged_in):
 def docs(admin_user):
     """Pool tank and tank/docs with some text, in the sandbox the worker shares."""
     from nasui.celery import app
-    from storage import services
+    from storage.datasets import services
 
     assert settings.NASUI_ZFS_ENGINE == "sandbox"
     shutil.rmtree(settings.NASUI_SANDBOX_DIR, ignore_errors=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from storage import services
+from storage.datasets import services
 from storage.engine import get_engine
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

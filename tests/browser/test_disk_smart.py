@@ -7,7 +7,7 @@ import time
 import pytest
 
 from monitoring.models import Rollup
-from storage import smart_selectors
+from storage.smart import selectors as smart_selectors
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

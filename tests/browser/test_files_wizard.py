@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sharing.models import LocalUser
-from storage import selectors as storage
+from storage.datasets import selectors as storage
 from tests.smb.live_tools import require_live
 from tests.smb.smb_clients import SmbClient
 

@@ -12,7 +12,7 @@ LONG = "a" + "-very-long-dataset-name" * 4  # ~90 characters, as a user found
 
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)], ids=["phone", "laptop"])
 def test_a_long_dataset_name_keeps_the_table_on_the_screen(logged_in, tank, width, height):
-    from storage import services
+    from storage.datasets import services
 
     services.dataset_create(parent="tank", name=LONG)
     page = logged_in

@@ -27,7 +27,7 @@ def test_an_open_target_needs_the_box_ticked(logged_in, tank, target_service):
 
 
 def test_the_wizard_shares_a_zvol_that_already_exists(logged_in, tank, target_service):
-    from storage import services as storage
+    from storage.datasets import services as storage
 
     storage.zvol_create(parent="tank", name="games", size="64M", sparse=True)
     page = logged_in

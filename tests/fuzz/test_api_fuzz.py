@@ -45,7 +45,7 @@ def token(django_user_model) -> str:
 @pytest.fixture
 def storage(tank) -> None:
     """A pool with a dataset and a zvol, so that reads and writes meet real objects."""
-    from storage import services as storage_services
+    from storage.datasets import services as storage_services
 
     storage_services.dataset_create(parent="tank", name="media")
     storage_services.zvol_create(parent="tank", name="disk", size="64M", sparse=True)

@@ -226,6 +226,6 @@ def test_a_run_directory_with_a_line_break_cannot_reach_smb_conf():
 
 
 def test_previous_versions_match_the_names_periodic_snapshot_tasks_give() -> None:
-    from storage import naming
+    from storage.zfs import naming
 
     assert naming.DEFAULT_SCHEMA == SNAPSHOT_FORMAT

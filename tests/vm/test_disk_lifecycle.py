@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from vmhelpers import OUT, DiskPool, wait_for
 
-from storage import resilver
+from storage.zfs import resilver
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
 from storage.zfs.devices import short

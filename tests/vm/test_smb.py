@@ -27,7 +27,7 @@ from sharing.accounts.desired import Accounts, GroupSpec, UserSpec
 from sharing.smb import daemon as smb_daemon
 from sharing.smb.desired import SmbGlobals, SmbShareSpec, SmbState
 from sharing.smb.engine import SmbEngine
-from storage import naming
+from storage.zfs import naming
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
 from tests.vm.datakinds import KINDS

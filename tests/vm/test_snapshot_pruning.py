@@ -3,7 +3,7 @@
 The task's run (Django, beat) is tested in the fast lane; here its two halves that meet ZFS run
 on the real engine over several runs an hour apart: each run takes a snapshot named by the
 schema for its slot and stamped with the task's id (nasui:task), then prunes with
-storage.pruning what has expired. A user's snapshot, another task's, a hand-named one carrying
+storage.zfs.pruning what has expired. A user's snapshot, another task's, a hand-named one carrying
 the stamp, a held one and a cloned one must all survive.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from storage import naming, pruning
+from storage.zfs import naming, pruning
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
 from storage.zfs.snapshots import TASK_PROPERTY

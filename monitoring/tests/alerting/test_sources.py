@@ -119,7 +119,7 @@ def test_redis_down_is_named_in_the_worker_alert(monkeypatch) -> None:
 
 def smart_override(disk: str, **figures: object) -> None:
     """Make a sandbox disk answer SMART with these figures."""
-    from storage import smart_selectors
+    from storage.smart import selectors as smart_selectors
     from storage.zfs.sandbox.smart import SandboxSmart
 
     source = smart_selectors.smart_source()

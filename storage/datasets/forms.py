@@ -1,0 +1,203 @@
+"""Forms of the storage pages; the rules themselves live in services and validation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from nasui.forms import StyledForm
+from nasui.lib.units import format_size
+from storage import owners
+from storage import validation as v
+from storage.ownership.services import Ownership
+
+
+def _size_choices(sizes: list[int], default_label: str) -> list[tuple[str, str]]:
+    return [("", default_label)] + [(str(s), format_size(s)) for s in sizes]
+
+
+def _choices(values: list[str]) -> list[tuple[str, str]]:
+    return [(value, value) for value in values]
+
+
+class PoolCreateForm(StyledForm):
+    """Name, layout and disks of a new pool."""
+
+    name = forms.CharField(
+        max_length=v.MAX_NAME, help_text="Letters, digits, _ . : - ; starts with a letter."
+    )
+    layout = forms.ChoiceField(choices=v.LAYOUT_CHOICES, initial="raidz1")
+    width = forms.IntegerField(
+        required=False,
+        min_value=1,
+        label="Disks per vdev",
+        help_text="For RAID10 and several RAID-Z vdevs; empty: one vdev of all disks "
+        "(2 per mirror for RAID10).",
+    )
+    disks = forms.MultipleChoiceField(widget=forms.CheckboxSelectMultiple, label="Data disks")
+    log = forms.MultipleChoiceField(
+        widget=forms.CheckboxSelectMultiple, required=False, label="Log (SLOG) disks"
+    )
+    cache = forms.MultipleChoiceField(
+        widget=forms.CheckboxSelectMultiple, required=False, label="Cache (L2ARC) disks"
+    )
+    spares = forms.MultipleChoiceField(
+        widget=forms.CheckboxSelectMultiple, required=False, label="Spare disks"
+    )
+
+    def __init__(self, *args: Any, disk_choices: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("disks", "log", "cache", "spares"):
+            self.set_choices(name, disk_choices)
+
+
+class ConfirmForm(StyledForm):
+    """Type the name of what is about to be destroyed."""
+
+    confirm = forms.CharField(label="Type the name to confirm", required=False)
+    recursive = forms.BooleanField(
+        required=False, label="Also destroy everything inside it (children and snapshots)"
+    )
+
+
+class ImportForm(StyledForm):
+    """Import a pool found on the disks."""
+
+    pool = forms.CharField(widget=forms.HiddenInput)
+    new_name = forms.CharField(required=False, label="Import under a new name (optional)")
+
+
+ACLTYPE_CHOICES = [("inherit", "inherit"), ("posix", "POSIX"), ("off", "off")]
+
+
+def _account_choices(ids: dict[str, int], current: int | None, kind: str) -> list[tuple[str, str]]:
+    """root and the panel's accounts by name, plus the present id when no account has it."""
+    choices = [(name, name) for name in ids]
+    if current is not None and owners.name_of(ids, current) is None:
+        choices.append((str(current), f"{kind} {current} (no panel account)"))
+    return choices
+
+
+def _sync_field() -> forms.TypedChoiceField:
+    """sync for datasets and zvols, with what each value risks."""
+    return forms.TypedChoiceField(
+        choices=_choices(v.SYNC_FORM_CHOICES),
+        initial="inherit",
+        required=False,
+        empty_value=None,  # not sent: left as it is
+        help_text=v.SYNC_HELP,
+    )
+
+
+class DatasetPropertiesForm(StyledForm):
+    """Properties a file system can set or inherit, and its folder's owner and mode."""
+
+    # Shown under their own heading: they act on the mountpoint, not on ZFS.
+    permission_names = ("owner", "group", "mode", "permissions_recursive")
+
+    compression = forms.ChoiceField(choices=_choices(v.COMPRESSION_FORM_CHOICES), initial="inherit")
+    dedup = forms.ChoiceField(
+        choices=_choices(v.DEDUP_FORM_CHOICES),
+        initial="inherit",
+        help_text="Dedup keeps a table of every block in RAM: read the estimate first.",
+    )
+    recordsize = forms.TypedChoiceField(
+        choices=_size_choices(v.RECORDSIZES, "inherit"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label="Record size",
+    )
+    atime = forms.ChoiceField(choices=_choices(["inherit", "on", "off"]), initial="inherit")
+    sync = _sync_field()
+    acltype = forms.ChoiceField(
+        choices=ACLTYPE_CHOICES,
+        initial="inherit",
+        required=False,
+        label="ACL type",
+        help_text="POSIX: access lists (setfacl) beyond owner, group and mode; also sets xattr=sa.",
+    )
+    quota = forms.CharField(required=False, help_text="e.g. 500G; empty: none")
+    reservation = forms.CharField(required=False, help_text="e.g. 10G; empty: none")
+    comment = forms.CharField(required=False, max_length=200)
+    owner = forms.ChoiceField(required=False, label="Owner (user)")
+    group = forms.ChoiceField(required=False, label="Owner group")
+    mode = forms.CharField(
+        required=False,
+        max_length=5,
+        help_text="Octal, e.g. 0770: owner and group may do everything, others nothing.",
+    )
+    permissions_recursive = forms.BooleanField(
+        required=False,
+        label="Apply owner and mode to everything inside (runs as a job)",
+    )
+
+    def __init__(
+        self, *args: Any, ownership: Ownership | None = None, folder: bool = True, **kwargs: Any
+    ) -> None:
+        """Owner and group choices: root, the panel's accounts, and the folder's present ones."""
+        super().__init__(*args, **kwargs)
+        if not folder:
+            # Not mounted: no folder to own, and its properties must stay editable.
+            for name in self.permission_names:
+                del self.fields[name]
+            return
+        known = owners.accounts()
+        self.set_choices(
+            "owner",
+            _account_choices(dict(known.users), ownership.uid if ownership else None, "uid"),
+        )
+        self.set_choices(
+            "group",
+            _account_choices(dict(known.groups), ownership.gid if ownership else None, "gid"),
+        )
+
+
+class DatasetCreateForm(DatasetPropertiesForm):
+    """A new file system under a parent dataset."""
+
+    parent = forms.ChoiceField()
+    name = forms.CharField(max_length=100)
+    field_order = ["parent", "name"]
+
+    def __init__(self, *args: Any, parents: list[str], **kwargs: Any) -> None:
+        """Parents to pick from; no recursive apply (nothing is inside yet)."""
+        super().__init__(*args, **kwargs)
+        self.set_choices("parent", _choices(parents))
+        # A new file system is empty: there is nothing inside to apply owner and mode to.
+        del self.fields["permissions_recursive"]
+        self.fields["mode"].help_text = "Octal, e.g. 0770; empty: 0755 as ZFS makes it."
+
+
+class ZvolPropertiesForm(StyledForm):
+    """Properties of a zvol that can change after creation."""
+
+    permission_names: tuple[str, ...] = ()  # a zvol has no folder (the page template asks)
+
+    size = forms.CharField(help_text="e.g. 20G (units K, M, G, T); a zvol can only grow.")
+    compression = forms.ChoiceField(choices=_choices(v.COMPRESSION_FORM_CHOICES), initial="inherit")
+    dedup = forms.ChoiceField(choices=_choices(v.DEDUP_FORM_CHOICES), initial="inherit")
+    sync = _sync_field()
+    comment = forms.CharField(required=False, max_length=200)
+
+
+class ZvolCreateForm(ZvolPropertiesForm):
+    """A new zvol (block volume) under a parent dataset."""
+
+    parent = forms.ChoiceField()
+    name = forms.CharField(max_length=100)
+    volblocksize = forms.TypedChoiceField(
+        choices=[(str(s), format_size(s)) for s in v.VOLBLOCKSIZES],
+        coerce=int,
+        initial=str(v.DEFAULT_VOLBLOCKSIZE),
+        label="Block size",
+        help_text="16K suits most uses; small blocks lose most of the compression gain.",
+    )
+    sparse = forms.BooleanField(required=False, label=v.SPARSE_LABEL)
+    force = forms.BooleanField(required=False, label=v.FORCE_LABEL)
+    field_order = ["parent", "name", "size", "volblocksize", "sparse"]
+
+    def __init__(self, *args: Any, parents: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_choices("parent", _choices(parents))

@@ -1,0 +1,348 @@
+"""Serializers of the storage API: ZFS dataclasses out, request bodies in."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import UTC, datetime
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from nasui.api.serializers import JobSerializer
+from storage import validation as v
+from storage.ownership import services as permissions
+from storage.zfs.base import Dataset, Vdev
+
+
+class DiskSerializer(serializers.Serializer[Any]):
+    """A whole disk and the pool using it."""
+
+    name = serializers.CharField()
+    path = serializers.CharField()
+    size = serializers.IntegerField()
+    model = serializers.CharField()
+    serial = serializers.CharField()
+    pool = serializers.CharField(allow_null=True)
+    other_use = serializers.CharField()
+    free = serializers.BooleanField()
+
+
+class PoolSerializer(serializers.Serializer[Any]):
+    """A pool's space, health and dedup ratio (bytes)."""
+
+    name = serializers.CharField()
+    guid = serializers.CharField()
+    health = serializers.CharField()
+    size = serializers.IntegerField()
+    allocated = serializers.IntegerField()
+    free = serializers.IntegerField()
+    capacity = serializers.IntegerField(help_text="Percent used.")
+    fragmentation = serializers.IntegerField(allow_null=True)
+    dedupratio = serializers.FloatField()
+    ashift = serializers.IntegerField(
+        allow_null=True,
+        help_text="Sectors are 2^ashift bytes (12: 4 KiB). Null when the pool property is 0: "
+        "each vdev then chose its own from its disks.",
+    )
+
+
+_VDEV_PROPERTIES = {
+    "name": {"type": "string"},
+    "type": {"type": "string"},
+    "state": {"type": "string"},
+    "read_errors": {"type": "integer"},
+    "write_errors": {"type": "integer"},
+    "cksum_errors": {"type": "integer"},
+    "note": {"type": "string"},
+}
+# A vdev's children are vdevs again (mirror -> disks); two levels are described, deeper ones
+# are objects of the same shape.
+_VDEV = {
+    "type": "object",
+    "properties": {
+        **_VDEV_PROPERTIES,
+        "children": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    **_VDEV_PROPERTIES,
+                    "children": {"type": "array", "items": {"type": "object"}},
+                },
+            },
+        },
+    },
+    "required": [*_VDEV_PROPERTIES, "children"],
+}
+
+
+@extend_schema_field({"type": "array", "items": _VDEV})
+class VdevField(serializers.Field[Vdev, Any, Any, Any]):
+    """A vdev subtree as nested objects."""
+
+    def to_representation(self, value: Any) -> Any:
+        return [asdict(v) for v in value]
+
+
+class ScanSerializer(serializers.Serializer[Any]):
+    """The last or current scrub/resilver."""
+
+    state = serializers.CharField()
+    function = serializers.CharField()
+    percent_done = serializers.FloatField(allow_null=True)
+    error_count = serializers.IntegerField(source="errors")
+
+
+class DedupTableSerializer(serializers.Serializer[Any]):
+    """DDT totals: entries, bytes on disk, bytes in RAM."""
+
+    entries = serializers.IntegerField()
+    size_on_disk = serializers.IntegerField()
+    size_in_core = serializers.IntegerField()
+
+
+class PoolDetailSerializer(PoolSerializer):
+    """A pool with its vdev tree, scan state, errors, dedup table and root dataset ratios."""
+
+    vdevs = VdevField(source="status.vdevs")
+    logs = VdevField(source="status.logs")
+    cache = VdevField(source="status.cache")
+    spares = VdevField(source="status.spares")
+    scan = ScanSerializer(source="status.scan")
+    status = serializers.CharField(source="status.status")
+    data_errors = serializers.CharField(source="status.errors")
+    ddt = DedupTableSerializer(allow_null=True)
+    compressratio = serializers.FloatField(source="root.compressratio", allow_null=True)
+    logicalused = serializers.IntegerField(source="root.logicalused", allow_null=True)
+
+
+class PoolCreateSerializer(serializers.Serializer[Any]):
+    """A new pool: name, layout and disks."""
+
+    name = serializers.CharField()
+    layout = serializers.ChoiceField(choices=v.LAYOUT_CHOICES)
+    disks = serializers.ListField(child=serializers.CharField(), allow_empty=False)
+    width = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    cache = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+    log = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+    spares = serializers.ListField(child=serializers.CharField(), required=False, default=list)
+
+
+class ConfirmSerializer(serializers.Serializer[Any]):
+    """The object's name, typed again before anything is destroyed."""
+
+    confirm = serializers.CharField(allow_blank=True)
+    recursive = serializers.BooleanField(required=False, default=False)
+
+
+class ImportSerializer(serializers.Serializer[Any]):
+    """Which found pool to import, and an optional new name."""
+
+    pool = serializers.CharField(help_text="Name or numeric id of the pool.")
+    new_name = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class ImportableSerializer(serializers.Serializer[Any]):
+    """A pool that can be imported."""
+
+    name = serializers.CharField()
+    guid = serializers.CharField()
+    state = serializers.CharField()
+    status = serializers.CharField()
+
+
+class EpochDateTimeField(serializers.DateTimeField):
+    """A Unix time (float seconds) shown as an ISO 8601 date and time."""
+
+    def to_representation(self, value: Any) -> Any:
+        return super().to_representation(datetime.fromtimestamp(value, tz=UTC))
+
+
+def _bytes(help_text: str, **kwargs: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(help_text=help_text, **kwargs)
+
+
+class DatasetSerializer(serializers.Serializer[Any]):
+    """A file system or zvol with its space figures (bytes) and settings."""
+
+    name = serializers.CharField()
+    pool = serializers.CharField()
+    type = serializers.CharField()
+    used = _bytes(
+        "usedbydataset + usedbychildren + usedbysnapshots + usedbyrefreservation. "
+        "Lags writes until the pool syncs (about 5 s; see ?settle)."
+    )
+    available = serializers.IntegerField()
+    referenced = _bytes("Bytes of the dataset's own data, as stored (after compression).")
+    logicalused = _bytes("Data of the dataset and its children before compression.")
+    logicalreferenced = _bytes("The dataset's own data before compression.")
+    usedbydataset = _bytes("Used by the dataset's own data.")
+    usedbychildren = _bytes("Used by children, with their unused reservations.")
+    usedbysnapshots = _bytes("Freed if every snapshot of the dataset were destroyed.")
+    usedbyrefreservation = _bytes("The part of refreservation not yet filled with data.")
+    figures_read_at = EpochDateTimeField(
+        help_text="When the space figures were read. They count writes whose transaction "
+        "group had synced by then; ?settle=true syncs the pool first."
+    )
+    compressratio = serializers.FloatField()
+    compression = serializers.CharField()
+    dedup = serializers.CharField()
+    recordsize = serializers.IntegerField(allow_null=True)
+    volblocksize = serializers.IntegerField(allow_null=True)
+    volsize = serializers.IntegerField(allow_null=True)
+    sparse = serializers.BooleanField(allow_null=True)
+    quota = serializers.IntegerField(allow_null=True)
+    reservation = serializers.IntegerField(allow_null=True)
+    refreservation = _bytes(
+        "Space kept for the dataset's own data (a thick zvol's); null when none.", allow_null=True
+    )
+    atime = serializers.BooleanField(allow_null=True)
+    sync = serializers.CharField(help_text="standard, always or disabled (set or inherited).")
+    comment = serializers.CharField()
+
+
+class FolderSerializer(serializers.Serializer[Any]):
+    """Owner, group and mode of a file system's mountpoint, read with stat."""
+
+    owner = serializers.CharField(help_text="User name, or the bare uid when no account has it.")
+    group = serializers.CharField(help_text="Group name, or the bare gid when no account has it.")
+    uid = serializers.IntegerField()
+    gid = serializers.IntegerField()
+    mode = serializers.CharField(help_text="Four octal digits, e.g. 0770.")
+
+
+class DatasetDetailSerializer(DatasetSerializer):
+    """A file system with its ACL type and its folder's owner, group and mode."""
+
+    acltype = serializers.SerializerMethodField(
+        help_text="posix or off, as ZFS reports it (set here or inherited)."
+    )
+    permissions = serializers.SerializerMethodField(
+        help_text="The mountpoint's owner and mode; null when it is not mounted."
+    )
+
+    def get_acltype(self, dataset: Dataset) -> str | None:
+        """acltype, read from ZFS."""
+        return permissions.acltype_of(dataset.name)
+
+    @extend_schema_field(FolderSerializer(allow_null=True))
+    def get_permissions(self, dataset: Dataset) -> dict[str, Any] | None:
+        """Owner, group and mode of the mountpoint."""
+        found = permissions.mountpoint_ownership(dataset.mountpoint)
+        return permissions.describe(found) if found else None
+
+
+class DatasetSavedSerializer(DatasetDetailSerializer):
+    """A changed file system, and the job applying owner and mode inside it (when asked)."""
+
+    job = serializers.SerializerMethodField(
+        help_text="Started by permissions_recursive; null otherwise."
+    )
+
+    @extend_schema_field(JobSerializer(allow_null=True))
+    def get_job(self, dataset: Dataset) -> dict[str, Any] | None:
+        """The job passed in the serializer's context, if any."""
+        job = self.context.get("job")
+        return dict(JobSerializer(job).data) if job else None
+
+
+class FiguresQuerySerializer(serializers.Serializer[Any]):
+    """How settled the space figures must be."""
+
+    settle = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Wait for the pool's pending writes to be synced before reading, so used "
+        "and referenced include everything written so far (slower).",
+    )
+
+
+def _choice(values: list[str], **kwargs: Any) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=values, **kwargs)
+
+
+class DatasetWriteSerializer(serializers.Serializer[Any]):
+    """Properties of a file system ("inherit" drops a local value), owner and mode."""
+
+    compression = _choice(v.COMPRESSION_FORM_CHOICES, required=False)
+    dedup = _choice(v.DEDUP_FORM_CHOICES, required=False)
+    recordsize = serializers.IntegerField(required=False, allow_null=True)
+    atime = _choice(["inherit", "on", "off"], required=False)
+    acltype = _choice(
+        ["inherit", "posix", "off"],
+        required=False,
+        help_text="posix: POSIX ACLs (setfacl), and xattr=sa with them; off: owner and mode only.",
+    )
+    sync = _choice(v.SYNC_FORM_CHOICES, required=False, help_text=v.SYNC_HELP)
+    quota = serializers.CharField(required=False, allow_blank=True, help_text="e.g. 500G")
+    reservation = serializers.CharField(required=False, allow_blank=True)
+    comment = serializers.CharField(required=False, allow_blank=True)
+    owner = serializers.CharField(
+        required=False, help_text="root or a local user's name: owner of the mountpoint."
+    )
+    group = serializers.CharField(required=False, help_text="root or a local group's name.")
+    mode = serializers.CharField(
+        required=False, help_text="Mode of the mountpoint, 3 or 4 octal digits, e.g. 0770."
+    )
+    permissions_recursive = serializers.BooleanField(
+        required=False,
+        help_text="Also give everything inside the mountpoint this owner and mode (a job).",
+    )
+
+
+class DatasetCreateSerializer(DatasetWriteSerializer):
+    """A new file system: its full name (pool/…/name), properties, owner and mode."""
+
+    name = serializers.CharField(help_text="Full name, e.g. tank/media.")
+    permissions_recursive = None  # type: ignore[assignment]  # a new file system is empty
+
+
+class ZvolWriteSerializer(serializers.Serializer[Any]):
+    """Changes to a zvol: grow, compression, dedup, comment."""
+
+    size = serializers.CharField(required=False, help_text="e.g. 20G; never smaller.")
+    compression = _choice(v.COMPRESSION_FORM_CHOICES, required=False)
+    dedup = _choice(v.DEDUP_FORM_CHOICES, required=False)
+    sync = _choice(v.SYNC_FORM_CHOICES, required=False, help_text=v.SYNC_HELP)
+    comment = serializers.CharField(required=False, allow_blank=True)
+
+
+class ZvolCreateSerializer(ZvolWriteSerializer):
+    """A new zvol."""
+
+    name = serializers.CharField(help_text="Full name, e.g. tank/vm-disk.")
+    size = serializers.CharField(help_text="e.g. 20G; a multiple of the block size.")
+    volblocksize = serializers.IntegerField(required=False, default=v.DEFAULT_VOLBLOCKSIZE)
+    sparse = serializers.BooleanField(required=False, default=False)
+    force = serializers.BooleanField(
+        required=False, default=False, help_text="Allow a thick zvol over 80% of free space."
+    )
+
+
+class DedupEstimateQuerySerializer(serializers.Serializer[Any]):
+    """What to estimate: an amount of data, its block size, and the pool for its own figures."""
+
+    pool = serializers.CharField(required=False, allow_blank=True)
+    size = serializers.CharField(required=False, default="1T")
+    block_size = serializers.IntegerField(
+        required=False, default=v.DEFAULT_RECORDSIZE, min_value=512
+    )
+
+
+class DedupEstimateSerializer(serializers.Serializer[Any]):
+    """DDT entries and RAM the data would need, against RAM and the ARC limit."""
+
+    data_bytes = serializers.IntegerField()
+    block_size = serializers.IntegerField()
+    entries = serializers.IntegerField()
+    core_bytes_per_entry = serializers.IntegerField()
+    per_entry_source = serializers.CharField()
+    ram_bytes = serializers.IntegerField()
+    ram_total = serializers.IntegerField()
+    arc_max = serializers.IntegerField()
+    arc_max_source = serializers.CharField()
+    share_of_arc = serializers.FloatField()
+    share_of_ram = serializers.FloatField()
+    verdict = serializers.CharField()
+    explanation = serializers.CharField()

@@ -1,0 +1,235 @@
+"""Dataset and zvol pages: create, edit, delete, and the dedup estimate."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from nasui.lib.units import format_size
+from nasui.pages import form_page
+from storage import validation as v
+from storage.datasets import selectors, services
+from storage.datasets.forms import (
+    DatasetCreateForm,
+    DatasetPropertiesForm,
+    ZvolCreateForm,
+    ZvolPropertiesForm,
+)
+from storage.ownership import services as permissions
+from storage.pages import confirm_page, dataset_or_404, pool_url
+from storage.zfs import errors as zfs
+from storage.zfs.base import Dataset
+
+# The inheritable properties the edit forms show as "inherit" unless set on the dataset itself.
+FILESYSTEM_PROPERTIES = ("compression", "dedup", "recordsize", "atime", "acltype", "sync")
+VOLUME_PROPERTIES = ("compression", "dedup", "sync")
+
+
+def _dataset_form_page(
+    request: HttpRequest,
+    form: Any,
+    *,
+    save: Callable[[dict[str, Any]], Dataset | services.DatasetSaved],
+    done: str,
+    title: str,
+    kind: str,
+    dataset: Dataset | None = None,
+) -> HttpResponse:
+    """The add or edit page of a dataset or zvol; once saved, says `done` and shows its pool."""
+    context: dict[str, Any] = {
+        "title": title,
+        "kind": kind,
+        "dataset": dataset,
+        "read_at": _read_at(dataset),
+    }
+    if dataset is not None and not dataset.is_volume:
+        context["access"] = _access(dataset)
+    return form_page(
+        request,
+        form,
+        save=save,
+        template="storage/dataset_form.html",
+        context=context,
+        done=lambda saved: f"{kind.capitalize()} {saved.name} {done}{_job_note(saved)}.",
+        then=lambda saved: pool_url(saved.name),
+    )
+
+
+def _access(dataset: Dataset) -> dict[str, Any] | None:
+    """The folder's present owner, group and mode (stat of the mountpoint), for the page."""
+    found = permissions.mountpoint_ownership(dataset.mountpoint)
+    return permissions.describe(found) if found else None
+
+
+def _job_note(saved: Any) -> str:
+    """Where to follow the recursive apply, when one started."""
+    return (
+        ": owner and mode inside follow in a job (see Jobs)" if getattr(saved, "job", None) else ""
+    )
+
+
+def _read_at(dataset: Dataset | None) -> datetime | None:
+    """When the dataset's space figures were read, for the page's time format."""
+    return datetime.fromtimestamp(dataset.figures_read_at, tz=UTC) if dataset else None
+
+
+def _create_page(
+    request: HttpRequest, form_class: Any, *, kind: str, save: Callable[..., Dataset]
+) -> HttpResponse:
+    """Add a dataset or zvol under the file system named in ?parent= (preselected)."""
+    initial = {"parent": request.GET.get("parent", ""), "owner": "root", "group": "root"}
+    form = form_class(request.POST or None, parents=selectors.filesystem_names(), initial=initial)
+    return _dataset_form_page(
+        request,
+        form,
+        save=lambda data: save(**data),
+        done="created",
+        title=f"Add {kind}",
+        kind=kind,
+    )
+
+
+def _edit_page(
+    request: HttpRequest,
+    name: str,
+    form_class: Any,
+    *,
+    volume: bool,
+    save: Callable[..., Any],
+) -> HttpResponse:
+    """Change a dataset's or zvol's local properties; the other kind goes to its own page."""
+    dataset = dataset_or_404(name)
+    if dataset.is_volume != volume:
+        other = "storage:zvol-edit" if dataset.is_volume else "storage:dataset-edit"
+        return redirect(other, name=name)
+    initial = _initial_properties(dataset)
+    extra: dict[str, Any] = {}
+    if not volume:
+        ownership = permissions.mountpoint_ownership(dataset.mountpoint)
+        extra.update(ownership=ownership, folder=ownership is not None)
+        initial.update(permissions.describe(ownership) if ownership else {})
+    form = form_class(request.POST or None, initial=initial, **extra)
+    return _dataset_form_page(
+        request,
+        form,
+        save=lambda data: save(name=name, **data),
+        done="updated",
+        title=f"Edit {name}",
+        kind="zvol" if dataset.is_volume else "dataset",
+        dataset=dataset,
+    )
+
+
+def dataset_create(request: HttpRequest) -> HttpResponse:
+    """A new file system with compression, dedup and the other properties."""
+    return _create_page(request, DatasetCreateForm, kind="dataset", save=services.dataset_create)
+
+
+def _initial_properties(dataset: Dataset) -> dict[str, Any]:
+    """Form values of an existing dataset's local settings."""
+    wanted = VOLUME_PROPERTIES if dataset.is_volume else FILESYSTEM_PROPERTIES
+    props = selectors.dataset_properties(dataset.name, wanted)
+    return {
+        "compression": props.get("compression", "inherit"),
+        "dedup": props.get("dedup", "inherit"),
+        "recordsize": props.get("recordsize", ""),
+        "atime": props.get("atime", "inherit"),
+        "acltype": props.get("acltype", "inherit"),
+        "sync": props.get("sync", "inherit"),
+        "quota": format_size(dataset.quota) if dataset.quota else "",
+        "reservation": format_size(dataset.reservation) if dataset.reservation else "",
+        "comment": dataset.comment,
+        "size": format_size(dataset.volsize) if dataset.volsize else "",
+    }
+
+
+def dataset_edit(request: HttpRequest, name: str) -> HttpResponse:
+    """Change a file system's properties."""
+    return _edit_page(
+        request,
+        name,
+        DatasetPropertiesForm,
+        volume=False,
+        save=lambda **data: services.dataset_update(user=request.user, **data),
+    )
+
+
+def zvol_create(request: HttpRequest) -> HttpResponse:
+    """A new zvol: size, block size, sparse or thick, compression and dedup."""
+    return _create_page(request, ZvolCreateForm, kind="zvol", save=services.zvol_create)
+
+
+def zvol_edit(request: HttpRequest, name: str) -> HttpResponse:
+    """Grow a zvol or change its compression, dedup and comment."""
+    return _edit_page(request, name, ZvolPropertiesForm, volume=True, save=services.zvol_update)
+
+
+def _destroy(name: str, *, volume: bool, data: dict[str, Any]) -> None:
+    """Destroy a zvol, or a file system (with its children when asked)."""
+    if volume:
+        services.zvol_destroy(name=name, confirm=data["confirm"])
+    else:
+        services.dataset_destroy(name=name, confirm=data["confirm"], recursive=data["recursive"])
+
+
+def dataset_delete(request: HttpRequest, name: str) -> HttpResponse:
+    """Confirm by typing the name, then destroy a dataset or zvol."""
+    volume = dataset_or_404(name).is_volume
+    return confirm_page(
+        request,
+        name=name,
+        verb="Destroy",
+        typed=True,
+        recursive=not volume,
+        explanation=f"Destroying the {'zvol' if volume else 'dataset'} deletes its data for good.",
+        action=lambda data: _destroy(name, volume=volume, data=data),
+        done=f"{name} destroyed.",
+        then=pool_url(name),
+    )
+
+
+def dedup_estimate(request: HttpRequest) -> HttpResponse:
+    """The dedup RAM estimate as a fragment, shown when a form's dedup choice is on: measured
+    on the data when the advisor has looked at it, else for the data there is room for."""
+    dedup = request.GET.get("dedup", "off")
+    context: dict[str, Any] = {"show": dedup in ("on", "verify")}
+    if context["show"]:
+        name = request.GET.get("name", "")
+        place = request.GET.get("parent", "") or name
+        pool = place.split("/", 1)[0] or None
+        block = _int_or_zero(request.GET.get("volblocksize") or request.GET.get("recordsize"))
+        data_bytes, basis = _dedup_data_size(request.GET.get("size", ""), name, pool)
+        context["estimate"] = selectors.dedup_estimate(
+            pool=pool, data_bytes=data_bytes, block_size=block or v.DEFAULT_RECORDSIZE
+        )
+        context["basis"] = basis
+        context["measured"] = selectors.measured_dedup(place) if place else None
+        context["place"] = place
+        # An existing zvol's form sends its volblocksize: the advisor reads it as a zvol.
+        zvol = bool(name and request.GET.get("volblocksize"))
+        context["place_kind"] = "zvol" if zvol else "dataset"
+    return render(request, "storage/dedup_estimate.html", context)
+
+
+def _int_or_zero(text: str | None) -> int:
+    """A block size from the form, 0 when absent or not a number."""
+    return int(text) if text and text.isdigit() else 0
+
+
+def _dedup_data_size(size: str, name: str, pool: str | None) -> tuple[int, str]:
+    """How much data to size the dedup table for, and a few words saying why that much."""
+    try:
+        if size:
+            return v.parse_size(size), "the size given"
+        if name:
+            return max(1, selectors.dataset_get(name).logicalused), f"the data in {name} now"
+        if pool:
+            return selectors.pool_get(pool).free, f"the free space of {pool}, all unique blocks"
+    except (ValidationError, zfs.ZfsError):
+        pass
+    return 1024**4, "1 TiB of unique data (no pool chosen yet)"

@@ -1,0 +1,190 @@
+"""Owner, group and mode of a file system's mountpoint (and, as a job, everything below it).
+
+Storage knows numbers only (uid, gid); the sharing app turns its users and groups into them.
+Links are never followed: a link planted in a shared folder cannot hand out /etc.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+
+from nasui.models import Job
+from nasui.services import job_start
+from nasui.validation import fail
+from storage import owners, paths
+from storage.datasets import selectors
+from storage.engine import get_engine
+
+MODE_MAX = 0o7777
+_OCTAL = re.compile(r"^0?[0-7]{3,4}$")
+# Files take only the read and write bits: a folder's x means "may enter", a file's "may run",
+# and set-id or sticky bits mean something else again on a file.
+FILE_BITS = 0o666
+
+
+@dataclass(frozen=True)
+class Ownership:
+    """Owner, group and mode of a folder."""
+
+    uid: int
+    gid: int
+    mode: int
+
+    @property
+    def mode_text(self) -> str:
+        """The mode as four octal digits, e.g. 0770."""
+        return f"{self.mode:04o}"
+
+
+# How `zfs create` leaves a new file system's folder.
+ROOT_OWNED = Ownership(0, 0, 0o755)
+
+
+def parse_mode(text: str, field: str = "mode") -> int:
+    """'0770', '770' or '2775' -> the mode; anything else names the field and the rule."""
+    if not _OCTAL.match(str(text).strip()):
+        raise fail(field, "Give the mode as 3 or 4 octal digits, e.g. 0770 or 2775.")
+    return int(str(text).strip(), 8)
+
+
+def _account_id(ids: Mapping[str, int], text: str, current: int, field: str) -> int:
+    """The id of a registered name, or the current id given as a number (left as it is)."""
+    if text in ids:
+        return ids[text]
+    if text.strip() == str(current):
+        return current
+    kind = "users" if field == "owner" else "groups"
+    raise fail(field, f"Choose root or one of the panel's {kind}; “{text}” is not one.")
+
+
+def wanted_ownership(
+    current: Ownership, *, owner: str | None, group: str | None, mode: str | None
+) -> Ownership:
+    """The ownership asked for: names checked against the registry, None keeps a part as is."""
+    known = owners.accounts()
+    uid = current.uid if owner is None else _account_id(known.users, owner, current.uid, "owner")
+    gid = current.gid if group is None else _account_id(known.groups, group, current.gid, "group")
+    return Ownership(uid, gid, current.mode if mode is None else parse_mode(mode))
+
+
+def mountpoint_of(name: str) -> str:
+    """The file system's own mountpoint, checked like a share's path."""
+    mountpoint = selectors.dataset_get(name).mountpoint or ""
+    dataset, problem = paths.shared_dataset(mountpoint)
+    if dataset != name:
+        raise fail("name", problem or f"{name} is not mounted.")
+    return mountpoint
+
+
+def _set(path: str, uid: int, gid: int, mode: int, *, directory: bool) -> None:
+    """chown and chmod one entry through a descriptor of it (links are not followed)."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | (os.O_DIRECTORY if directory else os.O_NONBLOCK)
+    fd = os.open(path, flags)
+    try:
+        os.fchown(fd, uid, gid)
+        os.fchmod(fd, mode)
+    finally:
+        os.close(fd)
+
+
+def apply_tree(
+    root: str, uid: int, gid: int, mode: int, progress: Callable[[int], None] | None = None
+) -> int:
+    """Owner and mode on every folder and file under `root` (links skipped); returns the count."""
+    done = 0
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        for name in dirs:
+            entry = os.path.join(folder, name)
+            if not os.path.islink(entry):
+                _set(entry, uid, gid, mode, directory=True)
+        for name in files:
+            entry = os.path.join(folder, name)
+            if os.path.isfile(entry) and not os.path.islink(entry):
+                _set(entry, uid, gid, mode & FILE_BITS, directory=False)
+        done += len(dirs) + len(files)
+        if progress is not None:
+            progress(done)
+    return done
+
+
+def set_mountpoint(name: str, wanted: Ownership) -> None:
+    """Owner and mode of the mountpoint itself; a failure is a form-level ValidationError."""
+    mountpoint = mountpoint_of(name)
+    try:
+        _set(mountpoint, wanted.uid, wanted.gid, wanted.mode, directory=True)
+    except OSError as exc:
+        message = f"Could not set the owner and mode of {mountpoint}: {exc.strerror}."
+        raise ValidationError({NON_FIELD_ERRORS: [message]}) from exc
+
+
+def start_tree_job(name: str, wanted: Ownership, user: User | AnonymousUser | None = None) -> Job:
+    """The job that gives everything below the mountpoint the same owner and mode."""
+
+    return job_start(
+        kind="dataset.permissions",
+        title=f"Owner and mode of everything in {name}",
+        task="storage.dataset_permissions",
+        user=user,
+        name=name,
+        uid=wanted.uid,
+        gid=wanted.gid,
+        mode=wanted.mode,
+    )
+
+
+def dataset_permissions_set(
+    *,
+    name: str,
+    uid: int,
+    gid: int,
+    mode: int,
+    recursive: bool = False,
+    user: User | AnonymousUser | None = None,
+) -> Job | None:
+    """Set owner and mode of the mountpoint now; with `recursive`, a job does the rest below."""
+    if not 0 <= mode <= MODE_MAX:
+        raise fail("mode", "Give a mode from 0000 to 7777 (octal), e.g. 0770.")
+    wanted = Ownership(uid, gid, mode)
+    set_mountpoint(name, wanted)
+    return start_tree_job(name, wanted, user) if recursive else None
+
+
+def dataset_permissions(name: str) -> tuple[int, int, int] | None:
+    """(uid, gid, mode) of the file system's mountpoint, or None when it is not mounted."""
+    found = mountpoint_ownership(selectors.dataset_get(name).mountpoint)
+    return (found.uid, found.gid, found.mode) if found else None
+
+
+def mountpoint_ownership(mountpoint: str | None) -> Ownership | None:
+    """Owner, group and mode read from a mountpoint (stat), None when there is none to read."""
+    if not mountpoint or mountpoint in paths.MOUNTPOINT_NONE:
+        return None
+    try:
+        info = os.stat(mountpoint, follow_symlinks=False)
+    except OSError:
+        return None
+    return Ownership(info.st_uid, info.st_gid, info.st_mode & MODE_MAX)
+
+
+def acltype_of(name: str) -> str | None:
+    """The file system's acltype as ZFS reports it (posix or off), None for a zvol."""
+    found = get_engine().get_properties(name, ["acltype"]).get("acltype")
+    return found.value if found and found.value != "-" else None
+
+
+def describe(ownership: Ownership) -> dict[str, str | int]:
+    """Names (or the bare numbers when no account has them) and the octal mode, for display."""
+    known = owners.accounts()
+    return {
+        "owner": owners.name_of(known.users, ownership.uid) or str(ownership.uid),
+        "group": owners.name_of(known.groups, ownership.gid) or str(ownership.gid),
+        "uid": ownership.uid,
+        "gid": ownership.gid,
+        "mode": ownership.mode_text,
+    }

@@ -1,0 +1,122 @@
+"""Periodic snapshot tasks: saved from the database, run by beat, pruning only their own.
+
+A run claims its scheduled slot in the database before it snapshots, so two workers (or a
+catch-up after a power-off and the next beat) never take the same slot twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from nasui.validation import fail
+from storage.engine import get_engine
+from storage.models import SnapshotTask
+from storage.periodic import claimed_slots, next_slots, save_changes
+from storage.schedule import Schedule, ScheduleError, lifetime
+from storage.zfs import errors as zfs
+from storage.zfs import naming, pruning
+from storage.zfs.snapshots import TASK_PROPERTY
+
+log = logging.getLogger(__name__)
+FIELDS = (
+    "dataset", "recursive", "naming_schema", "minutes", "hours", "days_of_week", "begin", "end",
+    "lifetime_value", "lifetime_unit", "enabled",
+)  # fmt: skip
+
+
+def schedule_of(task: SnapshotTask) -> Schedule:
+    """The task's schedule (its fields were checked when it was saved)."""
+    return Schedule.from_fields(task.minutes, task.hours, task.days_of_week, task.begin, task.end)
+
+
+def _check(task: SnapshotTask) -> None:
+    """Every field of the task, each error on its own field."""
+    try:
+        get_engine().get_dataset(task.dataset)
+    except zfs.ZfsError:
+        raise fail("dataset", f"There is no dataset or zvol named “{task.dataset}”.") from None
+    problem = naming.schema_problem(task.naming_schema)
+    if problem:
+        raise fail("naming_schema", problem)
+    try:
+        schedule_of(task)
+        lifetime(task.lifetime_value, task.lifetime_unit)
+    except ScheduleError as exc:
+        raise fail(exc.field, exc.message) from exc
+    clash = SnapshotTask.objects.filter(dataset=task.dataset, naming_schema=task.naming_schema)
+    if clash.exclude(pk=task.pk).exists():
+        raise fail(
+            "naming_schema",
+            "Another task of this dataset uses this naming schema: their snapshots would clash.",
+        )
+
+
+def _save(task: SnapshotTask, values: dict[str, Any]) -> SnapshotTask:
+    return save_changes(task, values, FIELDS, _check)
+
+
+def snapshot_task_create(**values: Any) -> SnapshotTask:
+    """Save a new periodic task; its first run is its next scheduled slot."""
+    return _save(SnapshotTask(), values)
+
+
+def snapshot_task_update(*, task: SnapshotTask, **values: Any) -> SnapshotTask:
+    """Change a task; it takes effect at the next beat (no restart)."""
+    return _save(task, values)
+
+
+def snapshot_task_delete(*, task: SnapshotTask) -> None:
+    """Delete a task; the snapshots it made stay (the user may still want them)."""
+    task.delete()
+
+
+def next_runs(task: SnapshotTask, count: int = 3) -> list[datetime]:
+    """The task's next slots, for the page."""
+    return next_slots(schedule_of(task), count)
+
+
+def run_due_tasks(now: datetime | None = None) -> list[str]:
+    """Run every enabled task whose slot has come; the snapshots made."""
+    now = now or timezone.now()
+    made = []
+    for task, slot in claimed_slots(SnapshotTask.objects.filter(enabled=True), schedule_of, now):
+        name = snapshot_task_run(task=task, slot=slot, now=now)
+        if name:
+            made.append(name)
+    return made
+
+
+def snapshot_task_run(*, task: SnapshotTask, slot: datetime, now: datetime) -> str:
+    """Take the slot's snapshot, then prune this task's expired ones; "" when it failed."""
+    # Names carry UTC time, the time SMB's "Previous versions" reads them in (shadow:localtime).
+    name = f"{task.dataset}@{naming.render(task.naming_schema, slot.astimezone(UTC))}"
+    task.last_run_at, task.last_error, task.last_snapshot = now, "", ""
+    try:
+        get_engine().create_snapshot(
+            name, recursive=task.recursive, properties={TASK_PROPERTY: str(task.pk)}
+        )
+        task.last_snapshot = name
+        task.last_pruned = prune(task, now)
+    except (zfs.ZfsError, ValidationError) as exc:
+        log.warning("snapshot task %s failed: %s", task.pk, exc)
+        task.last_error = str(exc)
+    task.save(update_fields=["last_run_at", "last_error", "last_snapshot", "last_pruned"])
+    return task.last_snapshot
+
+
+def prune(task: SnapshotTask, now: datetime) -> int:
+    """Destroy this task's expired snapshots (never a user's, another task's, held or cloned)."""
+    engine = get_engine()
+    found = engine.list_snapshots(task.dataset, recursive=task.recursive)
+    keep = lifetime(task.lifetime_value, task.lifetime_unit)
+    old = pruning.expired(
+        found, task_id=str(task.pk), schema=task.naming_schema, keep=keep, now=now
+    )
+    for dataset, names in old.items():
+        engine.destroy_snapshots(dataset, names)
+    return sum(len(names) for names in old.values())

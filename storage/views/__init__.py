@@ -1,1 +1,0 @@
-"""Storage pages: pools and disks, datasets and zvols."""
