@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from nasui.lib.net import free_loopback_port
+from storage.pools import services as pool_services
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM refuses to run
 # under a running loop unless told that this (single-threaded test) use is fine.
@@ -198,9 +199,10 @@ def eager_jobs(monkeypatch) -> Iterator[None]:
 @pytest.fixture
 def tank(sandbox, eager_jobs, admin_user):
     """A raidz1 pool named tank on sda, sdb, sdc."""
-    from storage.datasets import services
 
-    services.pool_create(name="tank", layout="raidz1", disks=["sda", "sdb", "sdc"], user=admin_user)
+    pool_services.pool_create(
+        name="tank", layout="raidz1", disks=["sda", "sdb", "sdc"], user=admin_user
+    )
     return sandbox
 
 

@@ -22,7 +22,7 @@ from advisor.bench.recommend import recommend
 from advisor.bench.settings import Setting, settings_for
 from advisor.sources import resolve_source
 from nasui.jobs import JobReporter, job_task, reap_orphaned_jobs
-from storage.datasets import selectors as storage
+from storage.dedup import selectors as dedup_selectors
 from storage.engine import get_engine, is_sandbox
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,7 @@ def benchmark(
     total = copying.sample_size(pieces)
     if not total:
         raise ValueError(f"{source} holds no data to copy.")
-    arc_max = storage.arc_max_or_none()
+    arc_max = dedup_selectors.arc_max_or_none()
     warmed = _warm(reporter, pieces, total)
     created: list[str] = []
     try:
@@ -139,7 +139,7 @@ def fio(
     runtime_seconds: int,
 ) -> dict[str, Any]:
     """fio's standard profiles on a scratch child of a dataset or a scratch zvol of a pool."""
-    arc_max = storage.arc_max_or_none()
+    arc_max = dedup_selectors.arc_max_or_none()
     version = fio_bench.parse_version(_run_quick(fio_bench.version_argv()))
     name = scratch.scratch_name(target, reporter.job_id, "fio")
     created: list[str] = []

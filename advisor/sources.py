@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 
 from nasui.lib.units import format_bytes
 from storage.datasets import selectors as storage
+from storage.pools import selectors as pool_selectors
 from storage.zfs import errors as zfs
 
 KINDS = ("dataset", "zvol", "path")
@@ -70,7 +71,7 @@ def _zfs_source(kind: str, name: str) -> Source:
     """A dataset (read at its mountpoint) or a zvol (read through its device)."""
     try:
         dataset = storage.dataset_get(name)
-        pool = storage.pool_get(dataset.pool)
+        pool = pool_selectors.pool_get(dataset.pool)
     except zfs.ZfsError:
         raise ValidationError({"source": [f"No {kind} is named {name!r}."]}) from None
     if dataset.is_volume != (kind == "zvol"):

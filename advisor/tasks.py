@@ -12,7 +12,7 @@ from advisor.estimate.run import estimate as run_estimate
 from advisor.estimate.sources import Input
 from advisor.sources import Source, resolve_source
 from nasui.jobs import JobReporter, job_task
-from storage.datasets import selectors as storage
+from storage.dedup import selectors as dedup_selectors
 from storage.engine import get_engine
 from storage.zfs.codecs import algorithm
 
@@ -42,8 +42,8 @@ def estimate(
         time_budget=float(time_seconds),
         dedup_compression=algorithm(resolved.compression),
         ram_total=psutil.virtual_memory().total,
-        arc_max=storage.arc_max_or_none(),
-        core_bytes_per_entry=storage.ddt_core_bytes_per_entry(resolved.pool or None),
+        arc_max=dedup_selectors.arc_max_or_none(),
+        core_bytes_per_entry=dedup_selectors.ddt_core_bytes_per_entry(resolved.pool or None),
         progress=progress,
     )
     result["zdb"] = _zdb(reporter, resolved.pool) if run_zdb else None

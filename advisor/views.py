@@ -16,7 +16,7 @@ from advisor import bench_services, selectors, services
 from advisor.forms import BenchmarkForm, EstimateForm, FioForm, SourceForm
 from nasui.htmx import STOP_POLLING, is_partial, template_for
 from nasui.models import Job
-from storage.datasets import selectors as storage
+from storage.pools import selectors as pool_selectors
 from storage.zfs import errors as zfs
 
 FORMS: dict[str, type[SourceForm]] = {
@@ -40,7 +40,7 @@ def _user(request: HttpRequest) -> User:
 def _choices() -> tuple[dict[str, list[str]], list[str]]:
     """Datasets and zvols by kind, and pool names; empty when ZFS does not answer."""
     try:
-        return services.source_choices(), [pool.name for pool in storage.pool_list()]
+        return services.source_choices(), [pool.name for pool in pool_selectors.pool_list()]
     except zfs.ZfsError:
         return {"dataset": [], "zvol": []}, []
 

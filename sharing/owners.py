@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from storage.owners import Accounts, register_account_lister
+from storage.registry import Accounts, register_account_lister
 
 
 def local_accounts() -> Accounts:

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import TypeVar
+
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
+from nasui.validation import fail
 from storage.zfs import errors as zfs
+
+T = TypeVar("T")
 
 # A plain sentence for each error class; the engine's own words follow it.
 FRIENDLY: dict[type[zfs.ZfsError], tuple[str, str]] = {
@@ -57,3 +63,23 @@ def to_validation_error(exc: zfs.ZfsError, field: str | None = None) -> Validati
     detail = exc.message.strip()
     text = f"{sentence} ZFS said: {detail}" if detail and detail != sentence else sentence
     return ValidationError({target: [text]})
+
+
+def engine_call(
+    call: Callable[[], T],
+    field: str | None = None,
+    *,
+    sentences: Mapping[type[zfs.ZfsError], str] | None = None,
+) -> T:
+    """Run one engine operation; its typed error becomes a ValidationError on `field`.
+
+    `sentences` says, for the refusals only some operations meet, what to tell the user
+    before the engine's own words (a disk replace: "That would leave some data without...").
+    """
+    try:
+        return call()
+    except zfs.ZfsError as exc:
+        sentence = next((s for cls, s in (sentences or {}).items() if isinstance(exc, cls)), None)
+        if sentence is None or field is None:
+            raise to_validation_error(exc, field) from exc
+        raise fail(field, f"{sentence} ZFS said: {exc.message}") from exc

@@ -14,7 +14,9 @@ from nasui.models import Job
 from nasui.pages import form_page
 from storage.datasets import selectors
 from storage.datasets.forms import ConfirmForm
+from storage.disks import selectors as disk_selectors
 from storage.zfs import errors as zfs
+from storage.zfs.base import Dataset
 
 
 def current_user(request: HttpRequest) -> User:
@@ -28,7 +30,7 @@ def running_storage_jobs() -> list[Job]:
     return list(Job.objects.filter(kind__startswith="pool.").exclude(status__in=Job.FINISHED)[:10])
 
 
-def dataset_or_404(name: str) -> selectors.Dataset:
+def dataset_or_404(name: str) -> Dataset:
     """A dataset or zvol, or a 404 page."""
     try:
         return selectors.dataset_get(name)
@@ -40,7 +42,7 @@ def free_disk_choices() -> list[tuple[str, str]]:
     """Disks no pool or file system uses, labelled with size and model, for the selects."""
     return [
         (d.name, f"{d.name} · {format_bytes(d.size)}{f' · {d.model}' if d.model else ''}")
-        for d in selectors.disk_list()
+        for d in disk_selectors.disk_list()
         if d.free
     ]
 

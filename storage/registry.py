@@ -1,14 +1,20 @@
-"""Who holds a dataset or zvol: a registry storage owns and the sharing apps fill at start-up.
+"""What storage learns from the apps above it at start-up, without ever importing them.
 
-Storage never imports the apps that use its objects; each registers a checker instead (as
-TrueNAS's attachment delegates do), and a destroy or export is refused while any checker
-names a holder.
+Two registries, as TrueNAS's attachment delegates do: who holds a dataset or zvol (a destroy
+or export is refused while any checker names a holder, and a grown zvol is announced to its
+listeners), and who may own a file system's folder (storage knows uids and gids only; the
+accounts live in the sharing app, and root is always there, so a fresh panel can still give a
+folder back to root).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from nasui.validation import refusal
+
+ROOT = "root"
 
 
 @dataclass(frozen=True)
@@ -67,3 +73,59 @@ def in_use_message(holders: Iterable[Holder]) -> str:
     phrases = [f"{kind} {', '.join(names)}" for kind, names in by_kind.items()]
     count = sum(len(names) for names in by_kind.values())
     return f"In use by {'; '.join(phrases)}: remove {'it' if count == 1 else 'them'} first."
+
+
+def refuse_if_held(name: str, *, prefix: bool = False) -> None:
+    """Whatever serves a dataset or zvol (an iSCSI extent, a share) must not lose it.
+
+    `prefix`: the datasets and zvols inside `name` count too (destroying a pool or a tree).
+    """
+    holders = holders_of(name, include_children=prefix)
+    if holders:
+        raise refusal(in_use_message(holders))
+
+
+# -- owners of folders ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Accounts:
+    """Name -> id of the users and of the groups a folder may be given to."""
+
+    users: Mapping[str, int] = field(default_factory=dict)
+    groups: Mapping[str, int] = field(default_factory=dict)
+
+
+AccountLister = Callable[[], Accounts]
+_listers: dict[str, AccountLister] = {}
+
+
+def register_account_lister(key: str, lister: AccountLister) -> None:
+    """Add (or replace, under the same key) a source of accounts; apps call this from `ready()`."""
+    _listers[key] = lister
+
+
+def unregister_account_lister(key: str) -> None:
+    """Drop a source (tests that register their own)."""
+    _listers.pop(key, None)
+
+
+def accounts() -> Accounts:
+    """root plus every registered user and group, each kind sorted by name after root."""
+    users: dict[str, int] = {}
+    groups: dict[str, int] = {}
+    for lister in _listers.values():
+        found = lister()
+        users.update(found.users)
+        groups.update(found.groups)
+    return Accounts(users=_with_root(users), groups=_with_root(groups))
+
+
+def _with_root(ids: Mapping[str, int]) -> dict[str, int]:
+    """root first and always 0, whatever a lister says, then the others by name."""
+    return {ROOT: 0, **{name: ids[name] for name in sorted(ids) if name != ROOT}}
+
+
+def name_of(ids: Mapping[str, int], number: int) -> str | None:
+    """The name registered for a uid or gid, None when no account has it."""
+    return next((name for name, value in ids.items() if value == number), None)

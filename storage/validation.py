@@ -116,6 +116,12 @@ def parse_size(text: str | int, field: str = "size", *, allow_zero: bool = False
     return value
 
 
+def check_confirmation(name: str, typed: str) -> None:
+    """Destroying needs the exact name typed again."""
+    if typed.strip() != name:
+        raise fail("confirm", f"Type “{name}” to confirm.")
+
+
 def validate_choice(value: str, choices: list[str], field: str) -> str:
     """One of a fixed list of words."""
     if value not in choices:

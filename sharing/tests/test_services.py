@@ -9,6 +9,7 @@ from sharing import forms as f
 from sharing import services, wizard
 from sharing.models import AuthGroup, Extent, InitiatorGroup, Portal, Target
 from storage.datasets import selectors as storage
+from storage.pools import services as pool_services
 
 pytestmark = pytest.mark.django_db
 SECRET = "s3cret-secret"
@@ -163,7 +164,7 @@ def test_a_zvol_in_use_cannot_be_destroyed(chain, zvol):
         storage_services.zvol_destroy(name=zvol, confirm=zvol)
     assert "In use by iSCSI extent disk1" in str(exc.value)
     with pytest.raises(ValidationError):
-        storage_services.pool_destroy(name="tank", confirm="tank")
+        pool_services.pool_destroy(name="tank", confirm="tank")
     services.extent_delete(extent=Extent.objects.get())
     storage_services.zvol_destroy(name=zvol, confirm=zvol)
 

@@ -11,6 +11,7 @@ from sharing.models import LocalUser, SmbShare
 from sharing.services import accounts, smb
 from storage.datasets import selectors as storage
 from storage.datasets import services as storage_services
+from storage.pools import services as pool_services
 
 pytestmark = pytest.mark.django_db
 JSON = "application/json"
@@ -101,7 +102,7 @@ def test_a_shared_dataset_cannot_be_destroyed_and_the_refusal_names_the_share(me
         storage_services.dataset_destroy(name="tank/media", confirm="tank/media")
     assert "SMB share Media" in str(exc.value)
     with pytest.raises(ValidationError) as exc:
-        storage_services.pool_destroy(name="tank", confirm="tank")
+        pool_services.pool_destroy(name="tank", confirm="tank")
     assert "SMB share Media" in str(exc.value)
 
 

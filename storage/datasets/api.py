@@ -20,6 +20,11 @@ from nasui.validation import fail
 from storage import validation as v
 from storage.datasets import selectors, services
 from storage.datasets import serializers as s
+from storage.dedup import selectors as dedup_selectors
+from storage.disks import selectors as disk_selectors
+from storage.pools import selectors as pool_selectors
+from storage.pools import services as pool_services
+from storage.scrub import services as scrub_services
 from storage.zfs import errors as zfs
 
 NAME = OpenApiParameter("name", str, OpenApiParameter.PATH, description="Full ZFS name.")
@@ -46,12 +51,12 @@ class DiskViewSet(ListViewSet):
 
     @extend_schema(responses=s.DiskSerializer(many=True))
     def list(self, request: Request) -> Response:
-        return self.paginated(request, selectors.disk_list(), s.DiskSerializer)
+        return self.paginated(request, disk_selectors.disk_list(), s.DiskSerializer)
 
 
 def _pool_detail(name: str) -> dict[str, Any]:
     try:
-        detail = selectors.pool_detail(name)
+        detail = pool_selectors.pool_detail(name)
     except zfs.PoolNotFound as exc:
         raise Http404(f"No pool named {name}.") from exc
     return {**asdict(detail.pool), "status": detail.status, "ddt": detail.ddt, "root": detail.root}
@@ -65,12 +70,12 @@ class PoolViewSet(ListViewSet):
 
     @extend_schema(responses=s.PoolSerializer(many=True))
     def list(self, request: Request) -> Response:
-        return self.paginated(request, selectors.pool_list(), s.PoolSerializer)
+        return self.paginated(request, pool_selectors.pool_list(), s.PoolSerializer)
 
     @extend_schema(request=s.PoolCreateSerializer, responses={202: JobSerializer})
     def create(self, request: Request) -> Response:
         data = validated(s.PoolCreateSerializer, request.data)
-        job = services.pool_create(**data, user=request.user)
+        job = pool_services.pool_create(**data, user=request.user)
         return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(responses=s.PoolDetailSerializer)
@@ -83,37 +88,37 @@ class PoolViewSet(ListViewSet):
     )
     def destroy(self, request: Request, name: str) -> Response:
         confirm = request.query_params.get("confirm", "")
-        job = services.pool_destroy(name=name, confirm=confirm, user=request.user)
+        job = pool_services.pool_destroy(name=name, confirm=confirm, user=request.user)
         return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(request=None, responses={202: JobSerializer})
     @action(detail=True, methods=["post"])
     def scrub(self, request: Request, name: str) -> Response:
         """Start a scrub; the job reports its progress."""
-        job = services.pool_scrub(name=name, user=request.user)
+        job = scrub_services.pool_scrub(name=name, user=request.user)
         return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(request=None, responses={204: None})
     @action(detail=True, methods=["post"])
     def export(self, request: Request, name: str) -> Response:
         """Export the pool (no data is deleted)."""
-        services.pool_export(name=name)
+        pool_services.pool_export(name=name)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(responses=s.ImportableSerializer(many=True))
     @action(detail=False, methods=["get"])
     def importable(self, request: Request) -> Response:
         """Pools on the disks that are not imported."""
-        return self.paginated(request, selectors.importable_pools(), s.ImportableSerializer)
+        return self.paginated(request, pool_selectors.importable_pools(), s.ImportableSerializer)
 
     @extend_schema(request=s.ImportSerializer, responses={201: s.PoolSerializer})
     @action(detail=False, methods=["post"], url_path="import")
     def import_pool(self, request: Request) -> Response:
         """Import a found pool by name or id."""
         data = validated(s.ImportSerializer, request.data)
-        services.pool_import(name_or_guid=data["pool"], new_name=data["new_name"])
+        pool_services.pool_import(name_or_guid=data["pool"], new_name=data["new_name"])
         name = data["new_name"] or data["pool"]
-        pools = [p for p in selectors.pool_list() if name in (p.name, p.guid)]
+        pools = [p for p in pool_selectors.pool_list() if name in (p.name, p.guid)]
         return Response(s.PoolSerializer(pools[0]).data, status=status.HTTP_201_CREATED)
 
 
@@ -260,7 +265,7 @@ class DedupEstimateView(APIView):
     @extend_schema(parameters=[s.DedupEstimateQuerySerializer], responses=s.DedupEstimateSerializer)
     def get(self, request: Request) -> Response:
         query = validated(s.DedupEstimateQuerySerializer, request.query_params)
-        estimate = selectors.dedup_estimate(
+        estimate = dedup_selectors.dedup_estimate(
             pool=query.get("pool") or None,
             data_bytes=v.parse_size(query["size"]),
             block_size=query["block_size"],

@@ -8,7 +8,7 @@ from django import forms
 
 from nasui.forms import StyledForm
 from nasui.lib.units import format_size
-from storage import owners
+from storage import registry
 from storage import validation as v
 from storage.ownership.services import Ownership
 
@@ -74,7 +74,7 @@ ACLTYPE_CHOICES = [("inherit", "inherit"), ("posix", "POSIX"), ("off", "off")]
 def _account_choices(ids: dict[str, int], current: int | None, kind: str) -> list[tuple[str, str]]:
     """root and the panel's accounts by name, plus the present id when no account has it."""
     choices = [(name, name) for name in ids]
-    if current is not None and owners.name_of(ids, current) is None:
+    if current is not None and registry.name_of(ids, current) is None:
         choices.append((str(current), f"{kind} {current} (no panel account)"))
     return choices
 
@@ -143,7 +143,7 @@ class DatasetPropertiesForm(StyledForm):
             for name in self.permission_names:
                 del self.fields[name]
             return
-        known = owners.accounts()
+        known = registry.accounts()
         self.set_choices(
             "owner",
             _account_choices(dict(known.users), ownership.uid if ownership else None, "uid"),

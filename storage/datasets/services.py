@@ -3,158 +3,28 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.core.exceptions import ValidationError
 
 from nasui.lib.units import format_bytes
 from nasui.models import Job
-from nasui.services import job_start
 from nasui.validation import fail
-from storage import owners
-from storage import registry as usage
+from storage import registry
 from storage import validation as v
-from storage.changes import apply_all_or_nothing
-from storage.datasets import selectors
 from storage.engine import get_engine
-from storage.errors import to_validation_error
+from storage.errors import engine_call
 from storage.ownership import services as permissions
 from storage.zfs import errors as zfs
 from storage.zfs.acl import ACLTYPES, acl_properties
-from storage.zfs.base import Dataset, PoolLayout
+from storage.zfs.base import Dataset
+from storage.zfs.changes import apply_all_or_nothing
 
 T = TypeVar("T")
 THICK_ZVOL_LIMIT = 0.8  # TrueNAS's rule: a thick zvol may take at most 80% of the free space
-
-
-def _engine_call(call: Callable[[], T], field: str | None = None) -> T:
-    """Run one engine operation; its typed error becomes a ValidationError."""
-    try:
-        return call()
-    except zfs.ZfsError as exc:
-        raise to_validation_error(exc, field) from exc
-
-
-def _pool_layout(
-    *, layout: str, disks: Sequence[str], width: int | None, extra: dict[str, Sequence[str]]
-) -> PoolLayout:
-    """Check the layout's rules and that every disk is free; build the engine's layout."""
-    if not disks:
-        raise fail("disks", "Pick the disks for the pool.")
-    vdev_type, per_vdev = v.validate_layout(layout, len(disks), width)
-    chosen = [*disks, *(d for group in extra.values() for d in group)]
-    if len(set(chosen)) != len(chosen):
-        raise fail("disks", "A disk can be used only once in a pool.")
-    known = {row.name: row for row in selectors.disk_list()}
-    for name in chosen:
-        row = known.get(name)
-        if row is None:
-            raise fail("disks", f"There is no disk named “{name}”.")
-        if not row.free:
-            raise fail("disks", f"Disk {name} is in use ({row.pool or row.other_use}).")
-    groups = tuple(tuple(disks[i : i + per_vdev]) for i in range(0, len(disks), per_vdev))
-    return PoolLayout(
-        type=vdev_type,
-        groups=groups,
-        cache=tuple(extra.get("cache", ())),
-        log=tuple(extra.get("log", ())),
-        spares=tuple(extra.get("spares", ())),
-    )
-
-
-def pool_create(
-    *,
-    name: str,
-    layout: str,
-    disks: Sequence[str],
-    width: int | None = None,
-    cache: Sequence[str] = (),
-    log: Sequence[str] = (),
-    spares: Sequence[str] = (),
-    user: User | AnonymousUser | None = None,
-) -> Job:
-    """Validate a new pool and start the job that creates it."""
-    name = v.validate_pool_name(name)
-    if any(p.name == name for p in selectors.pool_list()):
-        raise fail("name", "A pool with this name already exists.")
-    pool_layout = _pool_layout(
-        layout=layout,
-        disks=list(disks),
-        width=width,
-        extra={"cache": cache, "log": log, "spares": spares},
-    )
-    _engine_call(pool_layout.validate, "disks")
-    return job_start(
-        kind="pool.create",
-        title=f"Create pool {name}",
-        task="storage.pool_create",
-        user=user,
-        name=name,
-        vdev_type=pool_layout.type,
-        groups=[list(g) for g in pool_layout.groups],
-        cache=list(cache),
-        log=list(log),
-        spares=list(spares),
-    )
-
-
-def _confirm(name: str, typed: str) -> None:
-    """Destroying needs the exact name typed again."""
-    if typed.strip() != name:
-        raise fail("confirm", f"Type “{name}” to confirm.")
-
-
-def pool_destroy(*, name: str, confirm: str, user: User | AnonymousUser | None = None) -> Job:
-    """Check the confirmation and start the job that destroys the pool and all its data."""
-    _engine_call(lambda: selectors.pool_get(name))
-    _confirm(name, confirm)
-    _refuse_if_shared(name, prefix=True)
-    return job_start(
-        kind="pool.destroy",
-        title=f"Destroy pool {name}",
-        task="storage.pool_destroy",
-        user=user,
-        name=name,
-    )
-
-
-def pool_export(*, name: str) -> None:
-    """Export a pool so that it can be moved or imported again later."""
-    _refuse_if_shared(name, prefix=True)
-    _engine_call(lambda: get_engine().export_pool(name))
-
-
-def pool_import(*, name_or_guid: str, new_name: str = "") -> None:
-    """Import a pool found on the disks, optionally under a new name."""
-    if new_name:
-        new_name = v.validate_pool_name(new_name, "new_name")
-    if not any(name_or_guid in (p.name, p.guid) for p in selectors.importable_pools()):
-        raise fail("pool", f"No importable pool is named “{name_or_guid}”.")
-    _engine_call(lambda: get_engine().import_pool(name_or_guid, new_name=new_name or None))
-
-
-def pool_scrub(*, name: str, user: User | AnonymousUser | None = None) -> Job:
-    """Start a scrub and the job that follows its progress."""
-    _engine_call(lambda: selectors.pool_get(name))
-    if Job.objects.filter(kind="pool.scrub", arguments__name=name).exclude(status__in=Job.FINISHED):
-        raise ValidationError({NON_FIELD_ERRORS: [f"A scrub of {name} is already running."]})
-    return job_start(
-        kind="pool.scrub",
-        title=f"Scrub pool {name}",
-        task="storage.pool_scrub",
-        user=user,
-        name=name,
-    )
-
-
-def _refuse_if_shared(name: str, *, prefix: bool = False) -> None:
-    """Whatever serves a dataset or zvol (an iSCSI extent, a share) must not lose it."""
-    holders = usage.holders_of(name, include_children=prefix)
-    if holders:
-        raise ValidationError({NON_FIELD_ERRORS: [usage.in_use_message(holders)]})
 
 
 def _property_changes(values: dict[str, Any]) -> tuple[dict[str, str], list[str]]:
@@ -199,7 +69,7 @@ def _validated_properties(
 def _child_name(parent: str, name: str) -> str:
     """parent/name, checked, with the parent existing."""
     full = v.validate_dataset_name(f"{parent.strip('/')}/{v.validate_component(name)}")
-    parent_ds = _engine_call(lambda: get_engine().get_dataset(parent), "parent")
+    parent_ds = engine_call(lambda: get_engine().get_dataset(parent), "parent")
     if parent_ds.is_volume:
         raise fail("parent", "A zvol cannot contain datasets.")
     return full
@@ -279,9 +149,13 @@ def dataset_create(
         compression=compression, dedup=dedup, comment=comment or None, extra=extra, sync=sync
     )
     to_set, _ = _property_changes(props)
-    _engine_call(lambda: get_engine().create_dataset(full, properties=to_set))
-    if (owner or owners.ROOT, group or owners.ROOT, mode or "") == (owners.ROOT, owners.ROOT, ""):
-        return _engine_call(lambda: get_engine().get_dataset(full))  # left as ZFS made it
+    engine_call(lambda: get_engine().create_dataset(full, properties=to_set))
+    if (owner or registry.ROOT, group or registry.ROOT, mode or "") == (
+        registry.ROOT,
+        registry.ROOT,
+        "",
+    ):
+        return engine_call(lambda: get_engine().get_dataset(full))  # left as ZFS made it
     try:
         change = _ownership_change(full, owner=owner, group=group, mode=mode)
         if change is not None:
@@ -291,7 +165,7 @@ def dataset_create(
         with contextlib.suppress(zfs.ZfsError):
             get_engine().destroy_dataset(full)
         raise
-    return _engine_call(lambda: get_engine().get_dataset(full))
+    return engine_call(lambda: get_engine().get_dataset(full))
 
 
 def _apply_changes(
@@ -303,8 +177,10 @@ def _apply_changes(
 ) -> Dataset:
     """Set and inherit properties (then run `last`) on a dataset or zvol, all or nothing."""
     to_set, to_inherit = _property_changes(props)
-    _engine_call(lambda: apply_all_or_nothing(name, to_set, to_inherit, last=last), field)
-    return _engine_call(lambda: get_engine().get_dataset(name))
+    engine_call(
+        lambda: apply_all_or_nothing(get_engine(), name, to_set, to_inherit, last=last), field
+    )
+    return engine_call(lambda: get_engine().get_dataset(name))
 
 
 def dataset_update(
@@ -331,7 +207,7 @@ def dataset_update(
     property, so either everything asked for is applied or nothing is. With
     `permissions_recursive`, a job then gives everything inside the same owner and mode.
     """
-    current = _engine_call(lambda: get_engine().get_dataset(name), "name")
+    current = engine_call(lambda: get_engine().get_dataset(name), "name")
     if current.is_volume:
         raise fail("name", "This is a zvol; edit it as a zvol.")
     extra: dict[str, Any] = _acl_properties(acltype)
@@ -374,12 +250,12 @@ def _tree_ownership(
 
 def dataset_destroy(*, name: str, confirm: str, recursive: bool = False) -> None:
     """Destroy a file system (and, if asked, everything below it)."""
-    current = _engine_call(lambda: get_engine().get_dataset(name), "name")
+    current = engine_call(lambda: get_engine().get_dataset(name), "name")
     if "/" not in current.name:
         raise fail("name", "This is the pool's root dataset: destroy the pool instead.")
-    _confirm(name, confirm)
-    _refuse_if_shared(name, prefix=True)
-    _engine_call(lambda: get_engine().destroy_dataset(name, recursive=recursive))
+    v.check_confirmation(name, confirm)
+    registry.refuse_if_held(name, prefix=True)
+    engine_call(lambda: get_engine().destroy_dataset(name, recursive=recursive))
 
 
 def zvol_create(
@@ -405,7 +281,7 @@ def zvol_create(
             f"Must be a multiple of the block size ({v.format_size(volblocksize)}).",
         )
     if not sparse:
-        available = _engine_call(lambda: get_engine().get_dataset(parent)).available
+        available = engine_call(lambda: get_engine().get_dataset(parent)).available
         if size_bytes > available * THICK_ZVOL_LIMIT and not force:
             raise fail(
                 "size",
@@ -417,12 +293,12 @@ def zvol_create(
         compression=compression, dedup=dedup, comment=comment or None, extra={}, sync=sync
     )
     to_set, _ = _property_changes(props)
-    _engine_call(
+    engine_call(
         lambda: get_engine().create_zvol(
             full, size=size_bytes, volblocksize=volblocksize, sparse=sparse, properties=to_set
         )
     )
-    return _engine_call(lambda: get_engine().get_dataset(full))
+    return engine_call(lambda: get_engine().get_dataset(full))
 
 
 def zvol_update(
@@ -435,7 +311,7 @@ def zvol_update(
     comment: str | None = None,
 ) -> Dataset:
     """Grow a zvol and change its properties; it never shrinks."""
-    current = _engine_call(lambda: get_engine().get_dataset(name), "name")
+    current = engine_call(lambda: get_engine().get_dataset(name), "name")
     if not current.is_volume:
         raise fail("name", "This is a file system, not a zvol.")
     props = _validated_properties(
@@ -453,16 +329,16 @@ def zvol_update(
             grown = _apply_changes(
                 name, props, last=lambda: get_engine().grow_zvol(name, new_size), field="size"
             )
-            usage.zvol_grew(name)
+            registry.zvol_grew(name)
             return grown
     return _apply_changes(name, props)
 
 
 def zvol_destroy(*, name: str, confirm: str) -> None:
     """Destroy a zvol unless an iSCSI extent uses it."""
-    current = _engine_call(lambda: get_engine().get_dataset(name), "name")
+    current = engine_call(lambda: get_engine().get_dataset(name), "name")
     if not current.is_volume:
         raise fail("name", "This is a file system, not a zvol.")
-    _confirm(name, confirm)
-    _refuse_if_shared(name)
-    _engine_call(lambda: get_engine().destroy_dataset(name))
+    v.check_confirmation(name, confirm)
+    registry.refuse_if_held(name)
+    engine_call(lambda: get_engine().destroy_dataset(name))

@@ -20,8 +20,10 @@ from storage.datasets.forms import (
     ZvolCreateForm,
     ZvolPropertiesForm,
 )
+from storage.dedup import selectors as dedup_selectors
 from storage.ownership import services as permissions
 from storage.pages import confirm_page, dataset_or_404, pool_url
+from storage.pools import selectors as pool_selectors
 from storage.zfs import errors as zfs
 from storage.zfs.base import Dataset
 
@@ -204,11 +206,11 @@ def dedup_estimate(request: HttpRequest) -> HttpResponse:
         pool = place.split("/", 1)[0] or None
         block = _int_or_zero(request.GET.get("volblocksize") or request.GET.get("recordsize"))
         data_bytes, basis = _dedup_data_size(request.GET.get("size", ""), name, pool)
-        context["estimate"] = selectors.dedup_estimate(
+        context["estimate"] = dedup_selectors.dedup_estimate(
             pool=pool, data_bytes=data_bytes, block_size=block or v.DEFAULT_RECORDSIZE
         )
         context["basis"] = basis
-        context["measured"] = selectors.measured_dedup(place) if place else None
+        context["measured"] = dedup_selectors.measured_dedup(place) if place else None
         context["place"] = place
         # An existing zvol's form sends its volblocksize: the advisor reads it as a zvol.
         zvol = bool(name and request.GET.get("volblocksize"))
@@ -229,7 +231,9 @@ def _dedup_data_size(size: str, name: str, pool: str | None) -> tuple[int, str]:
         if name:
             return max(1, selectors.dataset_get(name).logicalused), f"the data in {name} now"
         if pool:
-            return selectors.pool_get(pool).free, f"the free space of {pool}, all unique blocks"
+            return pool_selectors.pool_get(
+                pool
+            ).free, f"the free space of {pool}, all unique blocks"
     except (ValidationError, zfs.ZfsError):
         pass
     return 1024**4, "1 TiB of unique data (no pool chosen yet)"

@@ -18,9 +18,9 @@ from nasui.lib.units import format_bytes
 from nasui.models import Job
 from nasui.services import job_start
 from nasui.validation import fail
-from storage.datasets import selectors
+from storage.disks import selectors as disk_selectors
 from storage.engine import get_engine
-from storage.errors import to_validation_error
+from storage.errors import engine_call
 from storage.zfs import errors as zfs
 from storage.zfs.base import MIN_DISKS, PoolStatus, Vdev
 from storage.zfs.devices import AUX_KINDS, data_shape, find_leaf, short
@@ -38,20 +38,14 @@ REFUSALS: dict[type[zfs.ZfsError], str] = {
 }
 
 
-def _call(call: Callable[[], T], field: str) -> T:
-    """Run one engine operation; its typed error becomes a ValidationError on `field`."""
-    try:
-        return call()
-    except zfs.ZfsError as exc:
-        sentence = next((s for cls, s in REFUSALS.items() if isinstance(exc, cls)), None)
-        if sentence is None:
-            raise to_validation_error(exc, field) from exc
-        raise fail(field, f"{sentence} ZFS said: {exc.message}") from exc
+def _refused_or(call: Callable[[], T], field: str) -> T:
+    """An engine call whose disk refusals say, in a sentence, what they would have broken."""
+    return engine_call(call, field, sentences=REFUSALS)
 
 
 def _status(pool: str) -> PoolStatus:
     """The pool's vdev tree, or a validation error when there is no such pool."""
-    return _call(lambda: get_engine().pool_status(pool), NON_FIELD_ERRORS)
+    return _refused_or(lambda: get_engine().pool_status(pool), NON_FIELD_ERRORS)
 
 
 def _member(status: PoolStatus, disk: str, field: str = "disk") -> tuple[str, Vdev | None, Vdev]:
@@ -62,13 +56,13 @@ def _member(status: PoolStatus, disk: str, field: str = "disk") -> tuple[str, Vd
         raise fail(field, f"Disk {disk} is not part of pool {status.name}.") from None
 
 
-def _free_disks(names: Sequence[str], field: str) -> dict[str, selectors.DiskRow]:
+def _free_disks(names: Sequence[str], field: str) -> dict[str, disk_selectors.DiskRow]:
     """The rows of disks no pool or file system uses; a field error otherwise."""
     if not names:
         raise fail(field, "Pick at least one disk.")
     if len(set(names)) != len(names):
         raise fail(field, "A disk can be used only once.")
-    known = {row.name: row for row in selectors.disk_list()}
+    known = {row.name: row for row in disk_selectors.disk_list()}
     for name in names:
         row = known.get(name)
         if row is None:
@@ -80,10 +74,10 @@ def _free_disks(names: Sequence[str], field: str) -> dict[str, selectors.DiskRow
 
 def _size_of(disk: str) -> int:
     """A disk's size from the disk list (0 when unknown, e.g. a file vdev)."""
-    return next((row.size for row in selectors.disk_list() if row.name == short(disk)), 0)
+    return next((row.size for row in disk_selectors.disk_list() if row.name == short(disk)), 0)
 
 
-def _not_smaller(new: selectors.DiskRow, old: str) -> None:
+def _not_smaller(new: disk_selectors.DiskRow, old: str) -> None:
     old_size = _size_of(old)
     if new.size < old_size:
         raise fail(
@@ -112,13 +106,13 @@ def _resilver_job(
 def pool_disk_offline(*, pool: str, disk: str, temporary: bool = False, user: Actor = None) -> None:
     """Take a disk offline (refused when it holds the last copy of some data)."""
     _member(_status(pool), disk)
-    _call(lambda: get_engine().offline_disk(pool, disk, temporary=temporary), "disk")
+    _refused_or(lambda: get_engine().offline_disk(pool, disk, temporary=temporary), "disk")
 
 
 def pool_disk_online(*, pool: str, disk: str, user: Actor = None) -> None:
     """Bring an offline disk back (it resilvers what it missed)."""
     _member(_status(pool), disk)
-    _call(lambda: get_engine().online_disk(pool, disk), "disk")
+    _refused_or(lambda: get_engine().online_disk(pool, disk), "disk")
 
 
 # -- replace / attach / detach ---------------------------------------------------------------
@@ -133,11 +127,11 @@ def pool_disk_replace(*, pool: str, disk: str, new_disk: str, user: Actor = None
     spares = {short(s.name) for s in status.spares if s.state == "AVAIL"}
     hot_spare = short(new_disk) in spares
     if hot_spare:
-        new_row = next(r for r in selectors.disk_list() if r.name == short(new_disk))
+        new_row = next(r for r in disk_selectors.disk_list() if r.name == short(new_disk))
     else:
         new_row = _free_disks([new_disk], "new_disk")[new_disk]
     _not_smaller(new_row, disk)
-    _call(lambda: get_engine().replace_disk(pool, disk, new_disk), "new_disk")
+    _refused_or(lambda: get_engine().replace_disk(pool, disk, new_disk), "new_disk")
     return _resilver_job(
         pool=pool, disk=disk, new_disk=new_disk, hot_spare=hot_spare, verb="Replace", user=user
     )
@@ -153,7 +147,7 @@ def pool_disk_attach(*, pool: str, disk: str, new_disk: str, user: Actor = None)
         )
     new_row = _free_disks([new_disk], "new_disk")[new_disk]
     _not_smaller(new_row, disk)
-    _call(lambda: get_engine().attach_disk(pool, disk, new_disk), "new_disk")
+    _refused_or(lambda: get_engine().attach_disk(pool, disk, new_disk), "new_disk")
     return _resilver_job(
         pool=pool, disk=disk, new_disk=new_disk, hot_spare=False, verb="Mirror", user=user
     )
@@ -166,7 +160,7 @@ def pool_disk_detach(*, pool: str, disk: str, user: Actor = None) -> None:
         raise fail(
             "disk", f"{disk} is not a side of a mirror: detaching it would remove the last copy."
         )
-    _call(lambda: get_engine().detach_disk(pool, disk), "disk")
+    _refused_or(lambda: get_engine().detach_disk(pool, disk), "disk")
 
 
 def _busy_resilvering(pool: str) -> bool:
@@ -197,7 +191,7 @@ def pool_vdev_add(*, pool: str, layout: str, disks: Sequence[str], user: Actor =
     if layout != "stripe" and len(disks) != width:
         raise fail("disks", f"Each {layout} vdev of {pool} has {width} disks: pick {width}.")
     _free_disks(disks, "disks")
-    _call(lambda: get_engine().add_vdev(pool, layout, list(disks)), "disks")
+    _refused_or(lambda: get_engine().add_vdev(pool, layout, list(disks)), "disks")
 
 
 def pool_aux_add(
@@ -210,7 +204,7 @@ def pool_aux_add(
     _free_disks(disks, "disks")
     if mirror and (kind != "log" or len(disks) < 2):
         raise fail("mirror", "Only a log of two or more disks can be mirrored.")
-    _call(lambda: get_engine().add_aux(pool, kind, list(disks), mirror=mirror), "disks")
+    _refused_or(lambda: get_engine().add_aux(pool, kind, list(disks), mirror=mirror), "disks")
 
 
 def pool_aux_remove(*, pool: str, disk: str, user: Actor = None) -> None:
@@ -220,4 +214,4 @@ def pool_aux_remove(*, pool: str, disk: str, user: Actor = None) -> None:
         section, parent, _leaf = _member(status, disk)
         if section not in ("spares", "cache", "logs") or parent is not None:
             raise fail("disk", f"{disk} is not a spare, cache or log device of {pool}.")
-    _call(lambda: get_engine().remove_aux(pool, disk), "disk")
+    _refused_or(lambda: get_engine().remove_aux(pool, disk), "disk")

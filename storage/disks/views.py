@@ -13,10 +13,10 @@ from django.views.decorators.http import require_POST
 
 from nasui.models import Job
 from nasui.pages import form_page
-from storage.datasets import selectors
 from storage.disks import services as disk_services
 from storage.disks.forms import GrowForm, NewDiskForm
 from storage.pages import confirm_page, current_user, free_disk_choices, pool_url
+from storage.pools import selectors as pool_selectors
 from storage.zfs import errors as zfs
 from storage.zfs.base import PoolStatus
 from storage.zfs.devices import find_leaf
@@ -24,7 +24,7 @@ from storage.zfs.devices import find_leaf
 
 def _status(pool: str) -> PoolStatus:
     try:
-        return selectors.pool_detail(pool).status
+        return pool_selectors.pool_detail(pool).status
     except zfs.PoolNotFound as exc:
         raise Http404(f"No pool named {pool}") from exc
 

@@ -17,7 +17,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from nasui.models import Job
 from nasui.services import job_start
 from nasui.validation import fail
-from storage import owners, paths
+from storage import paths, registry
 from storage.datasets import selectors
 from storage.engine import get_engine
 
@@ -67,7 +67,7 @@ def wanted_ownership(
     current: Ownership, *, owner: str | None, group: str | None, mode: str | None
 ) -> Ownership:
     """The ownership asked for: names checked against the registry, None keeps a part as is."""
-    known = owners.accounts()
+    known = registry.accounts()
     uid = current.uid if owner is None else _account_id(known.users, owner, current.uid, "owner")
     gid = current.gid if group is None else _account_id(known.groups, group, current.gid, "group")
     return Ownership(uid, gid, current.mode if mode is None else parse_mode(mode))
@@ -180,10 +180,10 @@ def acltype_of(name: str) -> str | None:
 
 def describe(ownership: Ownership) -> dict[str, str | int]:
     """Names (or the bare numbers when no account has them) and the octal mode, for display."""
-    known = owners.accounts()
+    known = registry.accounts()
     return {
-        "owner": owners.name_of(known.users, ownership.uid) or str(ownership.uid),
-        "group": owners.name_of(known.groups, ownership.gid) or str(ownership.gid),
+        "owner": registry.name_of(known.users, ownership.uid) or str(ownership.uid),
+        "group": registry.name_of(known.groups, ownership.gid) or str(ownership.gid),
         "uid": ownership.uid,
         "gid": ownership.gid,
         "mode": ownership.mode_text,

@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from nasui.pages import form_page
-from storage.datasets import selectors, services
+from storage.datasets import selectors
 from storage.datasets.forms import ImportForm, PoolCreateForm
 from storage.engine import is_sandbox
 from storage.models import SmartTestTask
@@ -19,6 +19,8 @@ from storage.pages import (
     free_disk_choices,
     running_storage_jobs,
 )
+from storage.pools import selectors as pool_selectors
+from storage.pools import services as pool_services
 from storage.scrub import services as scrub_services
 from storage.smart import selectors as smart_selectors
 from storage.smart import services as smart_services
@@ -28,7 +30,7 @@ from storage.zfs import errors as zfs
 def index(request: HttpRequest) -> HttpResponse:
     """Every pool with its capacity, health and ratios."""
     context = {
-        "cards": selectors.pool_cards(),
+        "cards": pool_selectors.pool_cards(),
         "jobs": running_storage_jobs(),
         "sandbox": is_sandbox(),
     }
@@ -53,7 +55,7 @@ def pool_create(request: HttpRequest) -> HttpResponse:
     return form_page(
         request,
         form,
-        save=lambda data: services.pool_create(**data, user=current_user(request)),
+        save=lambda data: pool_services.pool_create(**data, user=current_user(request)),
         template="storage/pool_create.html",
         done=lambda job: f"{job.title}: started. Its progress shows below.",
         then="storage:index",
@@ -63,7 +65,7 @@ def pool_create(request: HttpRequest) -> HttpResponse:
 def pool_detail(request: HttpRequest, name: str) -> HttpResponse:
     """Health, vdev tree, capacity, ratios, dedup table and the datasets of one pool."""
     try:
-        detail = selectors.pool_detail(name)
+        detail = pool_selectors.pool_detail(name)
     except zfs.PoolNotFound as exc:
         raise Http404(f"No pool named {name}") from exc
     context = {
@@ -81,7 +83,7 @@ def pool_detail(request: HttpRequest, name: str) -> HttpResponse:
 def pool_scrub(request: HttpRequest, name: str) -> HttpResponse:
     """Start a scrub job."""
     try:
-        job = services.pool_scrub(name=name, user=current_user(request))
+        job = scrub_services.pool_scrub(name=name, user=current_user(request))
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
@@ -94,7 +96,7 @@ def pool_export(request: HttpRequest, name: str) -> HttpResponse:
     return confirm_page(
         request,
         name=name,
-        action=lambda data: services.pool_export(name=name),
+        action=lambda data: pool_services.pool_export(name=name),
         verb="Export",
         explanation="Exporting unmounts every dataset and hides the pool until it is imported "
         "again (here or on another machine). No data is deleted.",
@@ -108,7 +110,7 @@ def pool_destroy(request: HttpRequest, name: str) -> HttpResponse:
     return confirm_page(
         request,
         name=name,
-        action=lambda data: services.pool_destroy(
+        action=lambda data: pool_services.pool_destroy(
             name=name, confirm=data["confirm"], user=current_user(request)
         ),
         verb="Destroy",
@@ -125,13 +127,13 @@ def pool_import(request: HttpRequest) -> HttpResponse:
     return form_page(
         request,
         form,
-        save=lambda data: services.pool_import(
+        save=lambda data: pool_services.pool_import(
             name_or_guid=data["pool"], new_name=data["new_name"]
         ),
         template="storage/pool_import.html",
         # Passed uncalled: the template calls it only when the page is drawn, so a successful
         # import does not scan the disks first.
-        context={"candidates": selectors.importable_pools},
+        context={"candidates": pool_selectors.importable_pools},
         done=lambda _: f"Pool {form.cleaned_data['pool']} imported.",
         then="storage:index",
     )

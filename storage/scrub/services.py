@@ -8,15 +8,20 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from nasui.validation import fail
-from storage.datasets import services
+from nasui.models import Job
+from nasui.services import job_start
+from nasui.validation import fail, refusal
 from storage.engine import get_engine
+from storage.errors import engine_call
 from storage.models import ScrubTask
 from storage.periodic import claimed_slots, next_slots, save_changes
+from storage.pools import selectors as pool_selectors
 from storage.schedule import Schedule, ScheduleError
+from storage.scrub import services as scrub_services
 from storage.zfs import errors as zfs
 
 log = logging.getLogger(__name__)
@@ -94,7 +99,7 @@ def scrub_check(task: ScrubTask, now: datetime) -> bool:
     try:
         outcome, start = _decide(task, now)
         if start:
-            services.pool_scrub(name=task.pool)
+            scrub_services.pool_scrub(name=task.pool)
             task.last_started_at = now
     except (zfs.ZfsError, ValidationError) as exc:
         outcome, start = f"Could not start a scrub: {exc}", False
@@ -114,3 +119,17 @@ def _decide(task: ScrubTask, now: datetime) -> tuple[str, bool]:
         age = (now - last).days
         return f"Last scrub {age} day{'s' * (age != 1)} ago: not due.", False
     return "Scrub started.", True
+
+
+def pool_scrub(*, name: str, user: User | AnonymousUser | None = None) -> Job:
+    """Start a scrub and the job that follows its progress."""
+    engine_call(lambda: pool_selectors.pool_get(name))
+    if Job.objects.filter(kind="pool.scrub", arguments__name=name).exclude(status__in=Job.FINISHED):
+        raise refusal(f"A scrub of {name} is already running.")
+    return job_start(
+        kind="pool.scrub",
+        title=f"Scrub pool {name}",
+        task="storage.pool_scrub",
+        user=user,
+        name=name,
+    )

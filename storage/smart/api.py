@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nasui.api.bodies import validated
-from storage.datasets import selectors
+from storage.disks import selectors as disk_selectors
 from storage.models import SmartTestTask
 from storage.smart import selectors as smart_selectors
 from storage.smart import services as smart_services
@@ -64,7 +64,7 @@ def _data(disk: str, report: SmartReport) -> dict[str, Any]:
 
 def _known(name: str) -> None:
     """A 404 for a disk this machine does not have."""
-    if name not in {d.name for d in selectors.disk_list()}:
+    if name not in {d.name for d in disk_selectors.disk_list()}:
         raise NotFound(f"No disk named {name}.")
 
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 
-from storage.datasets import selectors
-from storage.datasets.selectors import DiskRow
+from storage.disks import selectors as disk_selectors
+from storage.disks.selectors import DiskRow
 from storage.engine import get_engine, is_sandbox
 from storage.zfs.smart import SmartctlSource, SmartError, SmartReport, SmartSource
 
@@ -56,7 +56,7 @@ def forget(name: str) -> None:
 def disks_with_smart(*, fresh: bool = False) -> list[DiskSmart]:
     """Every whole disk with its SMART report; one unreadable disk does not hide the others."""
     rows = []
-    for disk in selectors.disk_list():
+    for disk in disk_selectors.disk_list():
         try:
             rows.append(DiskSmart(disk, disk_smart(disk.name, fresh=fresh)))
         except SmartError as exc:

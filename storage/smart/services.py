@@ -9,7 +9,7 @@ from typing import Any
 from django.utils import timezone
 
 from nasui.validation import fail
-from storage.datasets import selectors
+from storage.disks import selectors as disk_selectors
 from storage.models import SmartTestTask
 from storage.periodic import claimed_slots, next_slots, save_changes
 from storage.schedule import Schedule, ScheduleError
@@ -22,7 +22,7 @@ FIELDS = ("kind", "disks", "minutes", "hours", "days_of_week", "enabled")
 
 def _disk_names() -> set[str]:
     """The whole disks this machine has."""
-    return {d.name for d in selectors.disk_list()}
+    return {d.name for d in disk_selectors.disk_list()}
 
 
 def smart_test_start(*, disk: str, kind: str) -> None:

@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from nasui.pages import form_page
-from storage.datasets import selectors
 from storage.datasets.forms import ConfirmForm
+from storage.disks import selectors as disk_selectors
 from storage.models import SmartTestTask
 from storage.smart import services as smart_services
 from storage.smart.forms import SmartTaskForm
@@ -35,7 +35,7 @@ def smart_test(request: HttpRequest, name: str) -> HttpResponse:
 
 
 def _form(request: HttpRequest, initial: dict[str, Any]) -> SmartTaskForm:
-    names = [d.name for d in selectors.disk_list()]
+    names = [d.name for d in disk_selectors.disk_list()]
     return SmartTaskForm(request.POST or None, initial=initial, disk_names=names)
 
 

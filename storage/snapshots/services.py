@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from nasui.validation import fail
-from storage import registry as usage
+from storage import registry
 from storage import validation as v
 from storage.engine import get_engine
 from storage.errors import to_validation_error
@@ -140,9 +140,9 @@ def snapshot_rollback(*, snapshot: str, destroy_newer: bool = False) -> list[str
 
 def _refuse_if_served_volume(dataset: str) -> None:
     """A zvol an initiator uses would see its disk change under it: stop serving it first."""
-    holders = usage.holders_of(dataset)
+    holders = registry.holders_of(dataset)
     if holders and get_engine().get_dataset(dataset).is_volume:
-        raise ValidationError({"snapshot": [usage.in_use_message(holders)]})
+        raise ValidationError({"snapshot": [registry.in_use_message(holders)]})
 
 
 def snapshot_clone(*, snapshot: str, target: str) -> str:

@@ -155,7 +155,7 @@ def test_a_zfs_failure_is_a_503_with_the_engines_words(api, admin_client, monkey
     def no_module(argv, *, timeout):
         return CommandResult(tuple(argv), 1, "", "The ZFS modules are not loaded.\n")
 
-    monkeypatch.setattr("storage.datasets.selectors.get_engine", lambda: CliZfsEngine(no_module))
+    monkeypatch.setattr("storage.pools.selectors.get_engine", lambda: CliZfsEngine(no_module))
     body = api.get("/api/storage/pools/")
     page = admin_client.get("/storage/")
     assert body.status_code == 503

@@ -10,7 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from nasui.models import Job
-from storage import owners
+from storage import registry
 from storage.datasets import selectors, services
 from storage.engine import get_engine
 from storage.zfs.errors import InvalidProperty
@@ -24,10 +24,10 @@ PROPS = {"compression": "inherit", "dedup": "inherit", "atime": "inherit"}
 @pytest.fixture
 def accounts() -> Iterator[None]:
     """A user sam and a group staff, as the sharing app would register them."""
-    lister = lambda: owners.Accounts(users={"sam": SAM}, groups={"staff": STAFF})  # noqa: E731
-    owners.register_account_lister("test", lister)
+    lister = lambda: registry.Accounts(users={"sam": SAM}, groups={"staff": STAFF})  # noqa: E731
+    registry.register_account_lister("test", lister)
     yield
-    owners.unregister_account_lister("test")
+    registry.unregister_account_lister("test")
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage.datasets import selectors
+from storage.pools import selectors as pool_selectors
 
 pytestmark = pytest.mark.django_db
 URL = "/api/storage/pools/tank/"
@@ -16,7 +16,7 @@ def api(admin_client):
 
 
 def _leaves() -> dict[str, str]:
-    status = selectors.pool_detail("tank").status
+    status = pool_selectors.pool_detail("tank").status
     return {leaf.name: leaf.state for v in status.vdevs for leaf in v.leaves}
 
 
@@ -54,9 +54,9 @@ def test_add_vdev_with_the_wrong_width_is_a_400_on_disks(api, tank):
 def test_aux_disks_are_added_and_removed(api, tank):
     body = {"kind": "cache", "disks": ["sdd"]}
     assert api.post(f"{URL}aux/", body, content_type="application/json").status_code == 204
-    assert [v.name for v in selectors.pool_detail("tank").status.cache] == ["sdd"]
+    assert [v.name for v in pool_selectors.pool_detail("tank").status.cache] == ["sdd"]
     assert api.delete(f"{URL}aux/sdd/").status_code == 204
-    assert selectors.pool_detail("tank").status.cache == ()
+    assert pool_selectors.pool_detail("tank").status.cache == ()
 
 
 def test_the_schema_documents_the_disk_actions(api):

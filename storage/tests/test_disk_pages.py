@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from nasui.models import Job
-from storage.datasets import services
 from storage.engine import get_engine
+from storage.pools import services as pool_services
 
 pytestmark = pytest.mark.django_db
 # A browser always posts something (the CSRF token): an empty form would read as a GET.
@@ -16,7 +16,7 @@ CONFIRM = {"confirm": ""}
 @pytest.fixture
 def mirror(sandbox, eager_jobs, admin_user):
     """A pool named m: one mirror of sda and sdb."""
-    services.pool_create(name="m", layout="mirror", disks=["sda", "sdb"], user=admin_user)
+    pool_services.pool_create(name="m", layout="mirror", disks=["sda", "sdb"], user=admin_user)
     return sandbox
 
 

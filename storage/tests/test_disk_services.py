@@ -9,8 +9,10 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from nasui.models import Job
-from storage.datasets import selectors, services
+from storage.disks import selectors as disk_selectors
 from storage.disks import services as ds
+from storage.pools import selectors as pool_selectors
+from storage.pools import services as pool_services
 from storage.zfs import resilver
 from storage.zfs.base import PoolStatus, ScrubStatus, Vdev
 from storage.zfs.cli import CliZfsEngine
@@ -26,17 +28,17 @@ def _errors(exc: pytest.ExceptionInfo[ValidationError]) -> dict[str, list[str]]:
 
 
 def _leaves(pool: str = "tank") -> dict[str, str]:
-    status = selectors.pool_detail(pool).status
+    status = pool_selectors.pool_detail(pool).status
     return {leaf.name: leaf.state for v in status.vdevs for leaf in v.leaves}
 
 
 def test_offline_degrades_the_pool_and_online_restores_it(tank):
     ds.pool_disk_offline(pool="tank", disk="sda")
-    assert selectors.pool_get("tank").health == "DEGRADED"
+    assert pool_selectors.pool_get("tank").health == "DEGRADED"
     assert _leaves()["sda"] == "OFFLINE"
 
     ds.pool_disk_online(pool="tank", disk="sda")
-    assert selectors.pool_get("tank").health == "ONLINE"
+    assert pool_selectors.pool_get("tank").health == "ONLINE"
 
 
 def test_offlining_a_second_raidz1_disk_is_refused_on_the_disk_field(tank):
@@ -63,7 +65,7 @@ def test_replace_runs_a_resilver_job_to_an_online_pool(tank, admin_user):
     assert (job.kind, (job.result or {})["state"]) == ("pool.resilver", "ONLINE")
     assert "sdd resilvered in tank" in job.message
     assert _leaves() == {"sdd": "ONLINE", "sdb": "ONLINE", "sdc": "ONLINE"}
-    assert {r.name: r.pool for r in selectors.disk_list()}["sda"] is None
+    assert {r.name: r.pool for r in disk_selectors.disk_list()}["sda"] is None
 
 
 def test_replace_refuses_a_disk_in_use(tank):
@@ -87,7 +89,7 @@ def test_a_hot_spare_replaces_a_disk_for_good(tank, admin_user):
     job = ds.pool_disk_replace(pool="tank", disk="sdb", new_disk="sdd", user=admin_user)
     job.refresh_from_db()
     assert job.status == "succeeded", job.error
-    status = selectors.pool_detail("tank").status
+    status = pool_selectors.pool_detail("tank").status
     assert (status.state, status.spares) == ("ONLINE", ())
     assert set(_leaves()) == {"sda", "sdc", "sdd"}
 
@@ -95,15 +97,15 @@ def test_a_hot_spare_replaces_a_disk_for_good(tank, admin_user):
 def test_attach_turns_a_single_disk_into_a_mirror_and_detach_undoes_it(
     sandbox, eager_jobs, admin_user
 ):
-    services.pool_create(name="solo", layout="stripe", disks=["sdd"], user=admin_user)
+    pool_services.pool_create(name="solo", layout="stripe", disks=["sdd"], user=admin_user)
     job = ds.pool_disk_attach(pool="solo", disk="sdd", new_disk="sde", user=admin_user)
     job.refresh_from_db()
     assert job.status == "succeeded", job.error
-    vdevs = selectors.pool_detail("solo").status.vdevs
+    vdevs = pool_selectors.pool_detail("solo").status.vdevs
     assert [(v.type, [c.name for c in v.children]) for v in vdevs] == [("mirror", ["sdd", "sde"])]
 
     ds.pool_disk_detach(pool="solo", disk="sde")
-    assert [v.name for v in selectors.pool_detail("solo").status.vdevs] == ["sdd"]
+    assert [v.name for v in pool_selectors.pool_detail("solo").status.vdevs] == ["sdd"]
     with pytest.raises(ValidationError) as exc:
         ds.pool_disk_detach(pool="solo", disk="sdd")
     assert "last copy" in _errors(exc)["disk"][0]
@@ -118,9 +120,9 @@ def test_attach_to_a_raidz_disk_is_refused(tank):
 
 
 def test_add_vdev_grows_the_pool(tank):
-    size = selectors.pool_get("tank").size
+    size = pool_selectors.pool_get("tank").size
     ds.pool_vdev_add(pool="tank", layout="raidz1", disks=["sdd", "sde", "sdf"])
-    assert selectors.pool_get("tank").size == 2 * size
+    assert pool_selectors.pool_get("tank").size == 2 * size
 
 
 @pytest.mark.parametrize(
@@ -141,12 +143,12 @@ def test_spares_log_and_cache_are_added_and_removed(tank):
     ds.pool_aux_add(pool="tank", kind="spare", disks=["sdd"])
     ds.pool_aux_add(pool="tank", kind="log", disks=["sde"])
     ds.pool_aux_add(pool="tank", kind="cache", disks=["sdf"])
-    status = selectors.pool_detail("tank").status
+    status = pool_selectors.pool_detail("tank").status
     assert [v.name for v in status.spares + status.logs + status.cache] == ["sdd", "sde", "sdf"]
 
     for disk in ("sdd", "sde", "sdf"):
         ds.pool_aux_remove(pool="tank", disk=disk)
-    status = selectors.pool_detail("tank").status
+    status = pool_selectors.pool_detail("tank").status
     assert status.spares == status.logs == status.cache == ()
 
 
@@ -219,7 +221,7 @@ def test_finish_detaches_the_disk_a_hot_spare_replaced_on_openzfs():
 
 
 def test_a_pool_with_unlike_vdevs_gets_no_new_one(sandbox, eager_jobs, admin_user):
-    services.pool_create(name="r10", layout="raid10", disks=["sda", "sdb", "sdc", "sdd"])
+    pool_services.pool_create(name="r10", layout="raid10", disks=["sda", "sdb", "sdc", "sdd"])
     ds.pool_disk_detach(pool="r10", disk="sdb")
     with pytest.raises(ValidationError) as exc:
         ds.pool_vdev_add(pool="r10", layout="mirror", disks=["sde", "sdf"])

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from nasui.lib.units import format_bytes
 from storage.datasets import selectors, services
+from storage.pools import selectors as pool_selectors
 
 pytestmark = pytest.mark.django_db
 PROPS = {"compression": "inherit", "dedup": "inherit", "atime": "inherit"}
@@ -133,11 +134,11 @@ def test_exporting_then_importing_a_pool_from_the_pages(admin_client, tank):
     imported = admin_client.post("/storage/pools/import/", {"pool": "tank", "new_name": ""})
     assert imported["Location"] == "/storage/"
     assert "Pool tank imported." in _message(imported)
-    assert [p.name for p in selectors.pool_list()] == ["tank"]
+    assert [p.name for p in pool_selectors.pool_list()] == ["tank"]
 
 
 def test_a_pool_card_shows_what_datasets_can_use_not_raw_free(admin_client, tank):
-    pool = selectors.pool_get("tank")
+    pool = pool_selectors.pool_get("tank")
     available = selectors.dataset_get("tank").available
     assert available < pool.free  # raidz1 of three: a third of the raw space is parity
     page = admin_client.get("/storage/").content.decode()

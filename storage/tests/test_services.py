@@ -7,6 +7,10 @@ from django.core.exceptions import ValidationError
 
 from nasui.models import Job
 from storage.datasets import selectors, services
+from storage.disks import selectors as disk_selectors
+from storage.pools import selectors as pool_selectors
+from storage.pools import services as pool_services
+from storage.scrub import services as scrub_services
 
 pytestmark = pytest.mark.django_db
 
@@ -18,9 +22,9 @@ def _errors(exc: pytest.ExceptionInfo[ValidationError]) -> dict[str, list[str]]:
 def test_a_raidz1_pool_is_created_by_a_job_with_the_panel_defaults(tank):
     job = Job.objects.get(kind="pool.create")
     assert job.status == "succeeded", job.error
-    pool = selectors.pool_get("tank")
+    pool = pool_selectors.pool_get("tank")
     assert pool.health == "ONLINE"
-    detail = selectors.pool_detail("tank")
+    detail = pool_selectors.pool_detail("tank")
     assert [v.type for v in detail.status.vdevs] == ["raidz1"]
     assert [leaf.name for leaf in detail.status.vdevs[0].leaves] == ["sda", "sdb", "sdc"]
     assert detail.root is not None
@@ -29,35 +33,39 @@ def test_a_raidz1_pool_is_created_by_a_job_with_the_panel_defaults(tank):
 
 
 def test_disks_show_which_pool_uses_them(tank):
-    rows = {row.name: row for row in selectors.disk_list()}
+    rows = {row.name: row for row in disk_selectors.disk_list()}
     assert rows["sda"].pool == "tank"
     assert rows["sdd"].free
 
 
 def test_a_disk_in_use_is_refused_and_no_job_starts(tank, admin_user):
     with pytest.raises(ValidationError) as exc:
-        services.pool_create(name="other", layout="mirror", disks=["sdc", "sdd"], user=admin_user)
+        pool_services.pool_create(
+            name="other", layout="mirror", disks=["sdc", "sdd"], user=admin_user
+        )
     assert _errors(exc) == {"disks": ["Disk sdc is in use (tank)."]}
     assert Job.objects.filter(kind="pool.create").count() == 1
 
 
 def test_a_duplicate_pool_name_is_refused(tank, admin_user):
     with pytest.raises(ValidationError) as exc:
-        services.pool_create(name="tank", layout="mirror", disks=["sdd", "sde"], user=admin_user)
+        pool_services.pool_create(
+            name="tank", layout="mirror", disks=["sdd", "sde"], user=admin_user
+        )
     assert _errors(exc) == {"name": ["A pool with this name already exists."]}
 
 
 def test_an_unknown_disk_is_refused(sandbox, admin_user):
     with pytest.raises(ValidationError) as exc:
-        services.pool_create(name="p", layout="stripe", disks=["nvme9"], user=admin_user)
+        pool_services.pool_create(name="p", layout="stripe", disks=["nvme9"], user=admin_user)
     assert _errors(exc) == {"disks": ["There is no disk named “nvme9”."]}
 
 
 def test_raid10_builds_striped_mirrors(sandbox, eager_jobs, admin_user):
-    services.pool_create(
+    pool_services.pool_create(
         name="fast", layout="raid10", disks=["sda", "sdb", "sdc", "sdd"], user=admin_user
     )
-    status = selectors.pool_detail("fast").status
+    status = pool_selectors.pool_detail("fast").status
     assert [v.type for v in status.vdevs] == ["mirror", "mirror"]
     assert [[leaf.name for leaf in v.leaves] for v in status.vdevs] == [
         ["sda", "sdb"],
@@ -166,41 +174,41 @@ def test_a_zvol_grows_but_never_shrinks(tank):
 
 def test_pool_destroy_needs_the_typed_name(tank, admin_user):
     with pytest.raises(ValidationError) as exc:
-        services.pool_destroy(name="tank", confirm="", user=admin_user)
+        pool_services.pool_destroy(name="tank", confirm="", user=admin_user)
     assert list(_errors(exc)) == ["confirm"]
-    services.pool_destroy(name="tank", confirm="tank", user=admin_user)
-    assert selectors.pool_list() == []
+    pool_services.pool_destroy(name="tank", confirm="tank", user=admin_user)
+    assert pool_selectors.pool_list() == []
 
 
 def test_export_then_import_under_a_new_name(tank):
     services.dataset_create(parent="tank", name="keep")
-    services.pool_export(name="tank")
-    assert selectors.pool_list() == []
-    found = selectors.importable_pools()
+    pool_services.pool_export(name="tank")
+    assert pool_selectors.pool_list() == []
+    found = pool_selectors.importable_pools()
     assert [p.name for p in found] == ["tank"]
-    services.pool_import(name_or_guid="tank", new_name="vault")
+    pool_services.pool_import(name_or_guid="tank", new_name="vault")
     assert [d.name for d in selectors.dataset_list("vault")] == ["vault", "vault/keep"]
 
 
 def test_importing_an_unknown_pool_is_a_field_error(sandbox):
     with pytest.raises(ValidationError) as exc:
-        services.pool_import(name_or_guid="ghost")
+        pool_services.pool_import(name_or_guid="ghost")
     assert list(_errors(exc)) == ["pool"]
 
 
 def test_a_scrub_job_follows_the_scrub_to_its_end(tank, admin_user):
-    job = services.pool_scrub(name="tank", user=admin_user)
+    job = scrub_services.pool_scrub(name="tank", user=admin_user)
     job.refresh_from_db()
     assert job.status == "succeeded", job.error
     assert job.result == {"pool": "tank", "state": "finished", "errors": 0}
     assert job.message == "Scrub of tank finished, 0 errors"
-    scan = selectors.pool_detail("tank").status.scan
+    scan = pool_selectors.pool_detail("tank").status.scan
     assert scan.state == "finished"
     assert scan.when  # the date it ended, as zpool status says it
 
 
 def test_the_pool_page_says_when_the_last_scrub_ended(client, tank, admin_user):
-    services.pool_scrub(name="tank", user=admin_user)
+    scrub_services.pool_scrub(name="tank", user=admin_user)
     client.force_login(admin_user)
     page = client.get("/storage/pools/tank/").content.decode()
     assert 'data-testid="scan-when"' in page

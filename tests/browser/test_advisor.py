@@ -11,6 +11,7 @@ from django.conf import settings
 
 from advisor.tests.test_views import BENCHMARK, make_run
 from storage.engine import get_engine
+from storage.pools import services as pool_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -116,7 +117,7 @@ def docs(admin_user):
     # The pool is made here at once; the benchmark itself goes to the real worker.
     app.conf.task_always_eager = True
     try:
-        services.pool_create(
+        pool_services.pool_create(
             name="tank", layout="raidz1", disks=["sda", "sdb", "sdc"], user=admin_user
         )
     finally:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from storage.datasets import services
 from storage.engine import get_engine
+from storage.pools import services as pool_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def mirror(logged_in, sandbox, eager_jobs):
     """Pool m: a mirror of sda and sdb, made in this process."""
     admin = User.objects.get(username="admin")
-    services.pool_create(name="m", layout="mirror", disks=["sda", "sdb"], user=admin)
+    pool_services.pool_create(name="m", layout="mirror", disks=["sda", "sdb"], user=admin)
     return logged_in
 
 

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 
 from storage.datasets import services
 from storage.engine import get_engine
+from storage.pools import services as pool_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,7 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def home(logged_in, sandbox, eager_jobs) -> Path:
     """Pool tank with tank/home holding notes.txt ("v1"), made in this process."""
     admin = User.objects.get(username="admin")
-    services.pool_create(name="tank", layout="raidz1", disks=["sda", "sdb", "sdc"], user=admin)
+    pool_services.pool_create(name="tank", layout="raidz1", disks=["sda", "sdb", "sdc"], user=admin)
     services.dataset_create(parent="tank", name="home")
     root = Path(get_engine().get_dataset("tank/home").mountpoint or "")
     (root / "notes.txt").write_text("v1")

@@ -11,7 +11,6 @@ import contextlib
 import logging
 from collections.abc import Callable, Mapping, Sequence
 
-from storage.engine import get_engine
 from storage.zfs import errors as zfs
 from storage.zfs.base import PropertyValue, ZfsEngine
 
@@ -19,6 +18,7 @@ log = logging.getLogger(__name__)
 
 
 def apply_all_or_nothing(
+    engine: ZfsEngine,
     name: str,
     to_set: Mapping[str, str],
     to_inherit: Sequence[str],
@@ -26,7 +26,6 @@ def apply_all_or_nothing(
     last: Callable[[], None] | None = None,
 ) -> None:
     """Set, then inherit, then run `last` (a grow); on a ZfsError undo the earlier steps."""
-    engine = get_engine()
     touched = [*to_set, *to_inherit]
     before = engine.get_properties(name, touched) if touched else {}
     try:

@@ -1,0 +1,93 @@
+"""Reads of dedup: a pool's table, the ARC limit, what dedup would cost, what was measured."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import psutil
+
+from nasui.models import Job
+from storage.engine import get_engine
+from storage.zfs import errors as zfs
+from storage.zfs.dedup import DedupEstimate, estimate_dedup
+from storage.zfs.stats import DedupTable
+
+# The kind of the advisor's estimate jobs (see measured_dedup).
+ADVISOR_ESTIMATE = "advisor.estimate"
+
+
+def ddt_or_none(pool: str) -> DedupTable | None:
+    """The pool's DDT summary; None when the engine cannot read it."""
+    try:
+        return get_engine().dedup_table(pool)
+    except zfs.ZfsError:
+        return None
+
+
+def arc_max_or_none() -> int | None:
+    """The ARC's size limit, None where there is no ARC (sandbox, no module)."""
+    try:
+        return get_engine().arcstats().c_max or None
+    except zfs.ZfsError:
+        return None
+
+
+def ddt_core_bytes_per_entry(pool: str | None) -> int | None:
+    """In-core bytes per DDT entry of the pool's own table; None when it has none."""
+    ddt = ddt_or_none(pool) if pool else None
+    if ddt is not None and ddt.entries > 0 and ddt.size_in_core > 0:
+        return max(1, ddt.size_in_core // ddt.entries)
+    return None
+
+
+def dedup_estimate(*, pool: str | None, data_bytes: int, block_size: int) -> DedupEstimate:
+    """What dedup would need for `data_bytes` in blocks of `block_size` on this machine."""
+    return estimate_dedup(
+        data_bytes=data_bytes,
+        block_size=block_size,
+        ram_total=psutil.virtual_memory().total,
+        arc_max=arc_max_or_none(),
+        core_bytes_per_entry=ddt_core_bytes_per_entry(pool),
+    )
+
+
+@dataclass(frozen=True)
+class MeasuredDedup:
+    """What the advisor measured on a dataset or zvol's own data (its latest estimate)."""
+
+    job_id: int
+    measured_at: datetime
+    ratio: float
+    unique_blocks: int
+    ddt_bytes: int
+    verdict: str  # worth, costly, trap
+    reason: str
+    zdb_ratio: float | None
+
+
+def measured_dedup(name: str) -> MeasuredDedup | None:
+    """The latest finished advisor estimate on `name`; None when it was never measured."""
+    # The advisor sits above storage, so storage reads its results from the shared jobs table.
+    job = (
+        Job.objects.filter(
+            kind=ADVISOR_ESTIMATE, status=Job.Status.SUCCEEDED, arguments__source=name
+        )
+        .exclude(result=None)
+        .first()
+    )
+    result = (job.result if job else None) or {}
+    dedup = result.get("dedup")
+    if job is None or not dedup or job.finished_at is None:
+        return None
+    zdb = result.get("zdb") or {}
+    return MeasuredDedup(
+        job_id=job.pk,
+        measured_at=job.finished_at,
+        ratio=float(dedup["ratio"]),
+        unique_blocks=int(dedup["unique_blocks"]),
+        ddt_bytes=int(dedup["ddt_bytes"]),
+        verdict=str(dedup["verdict"]),
+        reason=str(dedup.get("reason", "")),
+        zdb_ratio=float(zdb["ratio"]) if zdb.get("ratio") is not None else None,
+    )
