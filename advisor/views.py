@@ -6,7 +6,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -16,6 +15,7 @@ from advisor import bench_services, selectors, services
 from advisor.forms import BenchmarkForm, EstimateForm, FioForm, SourceForm
 from nasui.htmx import STOP_POLLING, is_partial, template_for
 from nasui.models import Job
+from nasui.pages import current_user
 from storage.pools import selectors as pool_selectors
 from storage.zfs import errors as zfs
 
@@ -29,12 +29,6 @@ STARTED = {
     "benchmark": "Settings benchmark started.",
     "fio": "fio run started.",
 }
-
-
-def _user(request: HttpRequest) -> User:
-    """The logged-in user (pages are behind the login middleware)."""
-    assert isinstance(request.user, User)
-    return request.user
 
 
 def _choices() -> tuple[dict[str, list[str]], list[str]]:
@@ -84,7 +78,7 @@ def _start(request: HttpRequest, kind: str, start: Callable[..., Job]) -> HttpRe
     form = _form(kind, request.POST)
     if form.is_valid():
         try:
-            job = start(user=_user(request), **form.start_arguments())  # type: ignore[attr-defined]
+            job = start(user=current_user(request), **form.start_arguments())  # type: ignore[attr-defined]
         except ValidationError as exc:
             form.service_errors(exc)
         else:

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -49,3 +50,9 @@ def form_page(
             return redirect(_text(then, saved))
     page = {**(context or {}), "form": form}
     return render(request, template, page, status=400 if form.errors else 200)
+
+
+def current_user(request: HttpRequest) -> User:
+    """The logged-in user (pages are behind the login middleware)."""
+    assert isinstance(request.user, User)
+    return request.user

@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
-from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,16 +18,11 @@ from nasui import selectors, services
 from nasui.forms import ApiTokenForm, SelfTestForm
 from nasui.health import check_health
 from nasui.htmx import STOP_POLLING, is_partial, template_for
+from nasui.pages import current_user
 from nasui.system import host_summary
 
 # The summary tiles (uptime, load, memory, swap, health, jobs) ask for fresh figures this often.
 TILES_SECONDS = 5
-
-
-def _user(request: HttpRequest) -> User:
-    """The logged-in user (the login middleware guarantees there is one)."""
-    assert isinstance(request.user, User)
-    return request.user
 
 
 def dashboard(request: HttpRequest) -> HttpResponse:
@@ -73,7 +67,7 @@ def job_self_test(request: HttpRequest) -> HttpResponse:
             kind="self_test",
             title="Self-test",
             task="nasui.self_test",
-            user=_user(request),
+            user=current_user(request),
             cancellable=True,
             steps=form.cleaned_data["steps"],
         )
@@ -92,7 +86,7 @@ def _render_settings(
     request: HttpRequest, form: ApiTokenForm, new_key: str = "", status: int = 200
 ) -> HttpResponse:
     context = {
-        "tokens": selectors.api_token_list(user=_user(request)),
+        "tokens": selectors.api_token_list(user=current_user(request)),
         "form": form,
         "new_key": new_key,
     }
@@ -107,7 +101,9 @@ def api_token_create(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _render_settings(request, form, status=400)
     try:
-        token, key = services.api_token_create(user=_user(request), name=form.cleaned_data["name"])
+        token, key = services.api_token_create(
+            user=current_user(request), name=form.cleaned_data["name"]
+        )
     except ValidationError as exc:
         for field, errors in exc.message_dict.items():
             for error in errors:
@@ -121,7 +117,7 @@ def api_token_create(request: HttpRequest) -> HttpResponse:
 def api_token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     """Revoke one of the user's tokens."""
     try:
-        token = services.api_token_revoke(user=_user(request), token_id=pk)
+        token = services.api_token_revoke(user=current_user(request), token_id=pk)
     except ValidationError:
         messages.error(request, "No such token.")
     else:

@@ -5,29 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth.models import User
+from django import forms
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 
-from nasui.lib.units import format_bytes
-from nasui.models import Job
+from nasui.forms import StyledForm
 from nasui.pages import form_page
 from storage.datasets import selectors
-from storage.datasets.forms import ConfirmForm
-from storage.disks import selectors as disk_selectors
 from storage.zfs import errors as zfs
 from storage.zfs.base import Dataset
-
-
-def current_user(request: HttpRequest) -> User:
-    """The logged-in user (pages are behind the login middleware)."""
-    assert isinstance(request.user, User)
-    return request.user
-
-
-def running_storage_jobs() -> list[Job]:
-    """Storage jobs that have not finished, for the live job strip on storage pages."""
-    return list(Job.objects.filter(kind__startswith="pool.").exclude(status__in=Job.FINISHED)[:10])
 
 
 def dataset_or_404(name: str) -> Dataset:
@@ -36,15 +22,6 @@ def dataset_or_404(name: str) -> Dataset:
         return selectors.dataset_get(name)
     except zfs.DatasetNotFound as exc:
         raise Http404(f"No dataset or zvol named {name}") from exc
-
-
-def free_disk_choices() -> list[tuple[str, str]]:
-    """Disks no pool or file system uses, labelled with size and model, for the selects."""
-    return [
-        (d.name, f"{d.name} · {format_bytes(d.size)}{f' · {d.model}' if d.model else ''}")
-        for d in disk_selectors.disk_list()
-        if d.free
-    ]
 
 
 def pool_url(name: str) -> str:
@@ -84,4 +61,13 @@ def confirm_page(
         context=context,
         done=done,
         then=then,
+    )
+
+
+class ConfirmForm(StyledForm):
+    """Type the name of what is about to be destroyed."""
+
+    confirm = forms.CharField(label="Type the name to confirm", required=False)
+    recursive = forms.BooleanField(
+        required=False, label="Also destroy everything inside it (children and snapshots)"
     )

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from typing import Any
+
 from rest_framework import serializers
 
 from nasui.models import Job
@@ -56,3 +59,10 @@ class NewTokenSerializer(serializers.Serializer[dict[str, str]]):
     token = serializers.CharField()
     name = serializers.CharField()
     prefix = serializers.CharField()
+
+
+class EpochDateTimeField(serializers.DateTimeField):
+    """A Unix time (float seconds) shown as an ISO 8601 date and time."""
+
+    def to_representation(self, value: Any) -> Any:
+        return super().to_representation(datetime.fromtimestamp(value, tz=UTC))

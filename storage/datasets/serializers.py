@@ -2,161 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from datetime import UTC, datetime
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from nasui.api.serializers import JobSerializer
+from nasui.api.serializers import EpochDateTimeField, JobSerializer
 from storage import validation as v
-from storage.ownership import services as permissions
-from storage.zfs.base import Dataset, Vdev
-
-
-class DiskSerializer(serializers.Serializer[Any]):
-    """A whole disk and the pool using it."""
-
-    name = serializers.CharField()
-    path = serializers.CharField()
-    size = serializers.IntegerField()
-    model = serializers.CharField()
-    serial = serializers.CharField()
-    pool = serializers.CharField(allow_null=True)
-    other_use = serializers.CharField()
-    free = serializers.BooleanField()
-
-
-class PoolSerializer(serializers.Serializer[Any]):
-    """A pool's space, health and dedup ratio (bytes)."""
-
-    name = serializers.CharField()
-    guid = serializers.CharField()
-    health = serializers.CharField()
-    size = serializers.IntegerField()
-    allocated = serializers.IntegerField()
-    free = serializers.IntegerField()
-    capacity = serializers.IntegerField(help_text="Percent used.")
-    fragmentation = serializers.IntegerField(allow_null=True)
-    dedupratio = serializers.FloatField()
-    ashift = serializers.IntegerField(
-        allow_null=True,
-        help_text="Sectors are 2^ashift bytes (12: 4 KiB). Null when the pool property is 0: "
-        "each vdev then chose its own from its disks.",
-    )
-
-
-_VDEV_PROPERTIES = {
-    "name": {"type": "string"},
-    "type": {"type": "string"},
-    "state": {"type": "string"},
-    "read_errors": {"type": "integer"},
-    "write_errors": {"type": "integer"},
-    "cksum_errors": {"type": "integer"},
-    "note": {"type": "string"},
-}
-# A vdev's children are vdevs again (mirror -> disks); two levels are described, deeper ones
-# are objects of the same shape.
-_VDEV = {
-    "type": "object",
-    "properties": {
-        **_VDEV_PROPERTIES,
-        "children": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    **_VDEV_PROPERTIES,
-                    "children": {"type": "array", "items": {"type": "object"}},
-                },
-            },
-        },
-    },
-    "required": [*_VDEV_PROPERTIES, "children"],
-}
-
-
-@extend_schema_field({"type": "array", "items": _VDEV})
-class VdevField(serializers.Field[Vdev, Any, Any, Any]):
-    """A vdev subtree as nested objects."""
-
-    def to_representation(self, value: Any) -> Any:
-        return [asdict(v) for v in value]
-
-
-class ScanSerializer(serializers.Serializer[Any]):
-    """The last or current scrub/resilver."""
-
-    state = serializers.CharField()
-    function = serializers.CharField()
-    percent_done = serializers.FloatField(allow_null=True)
-    error_count = serializers.IntegerField(source="errors")
-
-
-class DedupTableSerializer(serializers.Serializer[Any]):
-    """DDT totals: entries, bytes on disk, bytes in RAM."""
-
-    entries = serializers.IntegerField()
-    size_on_disk = serializers.IntegerField()
-    size_in_core = serializers.IntegerField()
-
-
-class PoolDetailSerializer(PoolSerializer):
-    """A pool with its vdev tree, scan state, errors, dedup table and root dataset ratios."""
-
-    vdevs = VdevField(source="status.vdevs")
-    logs = VdevField(source="status.logs")
-    cache = VdevField(source="status.cache")
-    spares = VdevField(source="status.spares")
-    scan = ScanSerializer(source="status.scan")
-    status = serializers.CharField(source="status.status")
-    data_errors = serializers.CharField(source="status.errors")
-    ddt = DedupTableSerializer(allow_null=True)
-    compressratio = serializers.FloatField(source="root.compressratio", allow_null=True)
-    logicalused = serializers.IntegerField(source="root.logicalused", allow_null=True)
-
-
-class PoolCreateSerializer(serializers.Serializer[Any]):
-    """A new pool: name, layout and disks."""
-
-    name = serializers.CharField()
-    layout = serializers.ChoiceField(choices=v.LAYOUT_CHOICES)
-    disks = serializers.ListField(child=serializers.CharField(), allow_empty=False)
-    width = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    cache = serializers.ListField(child=serializers.CharField(), required=False, default=list)
-    log = serializers.ListField(child=serializers.CharField(), required=False, default=list)
-    spares = serializers.ListField(child=serializers.CharField(), required=False, default=list)
-
-
-class ConfirmSerializer(serializers.Serializer[Any]):
-    """The object's name, typed again before anything is destroyed."""
-
-    confirm = serializers.CharField(allow_blank=True)
-    recursive = serializers.BooleanField(required=False, default=False)
-
-
-class ImportSerializer(serializers.Serializer[Any]):
-    """Which found pool to import, and an optional new name."""
-
-    pool = serializers.CharField(help_text="Name or numeric id of the pool.")
-    new_name = serializers.CharField(required=False, allow_blank=True, default="")
-
-
-class ImportableSerializer(serializers.Serializer[Any]):
-    """A pool that can be imported."""
-
-    name = serializers.CharField()
-    guid = serializers.CharField()
-    state = serializers.CharField()
-    status = serializers.CharField()
-
-
-class EpochDateTimeField(serializers.DateTimeField):
-    """A Unix time (float seconds) shown as an ISO 8601 date and time."""
-
-    def to_representation(self, value: Any) -> Any:
-        return super().to_representation(datetime.fromtimestamp(value, tz=UTC))
+from storage.ownership import services as ownership_services
+from storage.zfs.base import Dataset
 
 
 def _bytes(help_text: str, **kwargs: Any) -> serializers.IntegerField:
@@ -224,13 +78,13 @@ class DatasetDetailSerializer(DatasetSerializer):
 
     def get_acltype(self, dataset: Dataset) -> str | None:
         """acltype, read from ZFS."""
-        return permissions.acltype_of(dataset.name)
+        return ownership_services.acltype_of(dataset.name)
 
     @extend_schema_field(FolderSerializer(allow_null=True))
     def get_permissions(self, dataset: Dataset) -> dict[str, Any] | None:
         """Owner, group and mode of the mountpoint."""
-        found = permissions.mountpoint_ownership(dataset.mountpoint)
-        return permissions.describe(found) if found else None
+        found = ownership_services.mountpoint_ownership(dataset.mountpoint)
+        return ownership_services.describe(found) if found else None
 
 
 class DatasetSavedSerializer(DatasetDetailSerializer):
@@ -318,31 +172,3 @@ class ZvolCreateSerializer(ZvolWriteSerializer):
     force = serializers.BooleanField(
         required=False, default=False, help_text="Allow a thick zvol over 80% of free space."
     )
-
-
-class DedupEstimateQuerySerializer(serializers.Serializer[Any]):
-    """What to estimate: an amount of data, its block size, and the pool for its own figures."""
-
-    pool = serializers.CharField(required=False, allow_blank=True)
-    size = serializers.CharField(required=False, default="1T")
-    block_size = serializers.IntegerField(
-        required=False, default=v.DEFAULT_RECORDSIZE, min_value=512
-    )
-
-
-class DedupEstimateSerializer(serializers.Serializer[Any]):
-    """DDT entries and RAM the data would need, against RAM and the ARC limit."""
-
-    data_bytes = serializers.IntegerField()
-    block_size = serializers.IntegerField()
-    entries = serializers.IntegerField()
-    core_bytes_per_entry = serializers.IntegerField()
-    per_entry_source = serializers.CharField()
-    ram_bytes = serializers.IntegerField()
-    ram_total = serializers.IntegerField()
-    arc_max = serializers.IntegerField()
-    arc_max_source = serializers.CharField()
-    share_of_arc = serializers.FloatField()
-    share_of_ram = serializers.FloatField()
-    verdict = serializers.CharField()
-    explanation = serializers.CharField()

@@ -17,7 +17,7 @@ from storage import registry
 from storage import validation as v
 from storage.engine import get_engine
 from storage.errors import engine_call
-from storage.ownership import services as permissions
+from storage.ownership import services as ownership_services
 from storage.zfs import errors as zfs
 from storage.zfs.acl import ACLTYPES, acl_properties
 from storage.zfs.base import Dataset
@@ -101,14 +101,14 @@ class DatasetSaved:
 
 def _ownership_change(
     name: str, *, owner: str | None, group: str | None, mode: str | None
-) -> tuple[permissions.Ownership, permissions.Ownership] | None:
+) -> tuple[ownership_services.Ownership, ownership_services.Ownership] | None:
     """(as it is, as asked) for the mountpoint, None when nothing changes; input checked."""
     if owner in (None, "") and group in (None, "") and mode in (None, ""):
         return None
-    before = permissions.mountpoint_ownership(permissions.mountpoint_of(name))
+    before = ownership_services.mountpoint_ownership(ownership_services.mountpoint_of(name))
     if before is None:
         raise fail("mode", f"{name} is not mounted: its folder has no owner to change.")
-    wanted = permissions.wanted_ownership(
+    wanted = ownership_services.wanted_ownership(
         before, owner=owner or None, group=group or None, mode=mode or None
     )
     return None if wanted == before else (before, wanted)
@@ -134,9 +134,11 @@ def dataset_create(
     """Create a file system under `parent` with the chosen properties, then owner and mode."""
     full = _child_name(parent, name)
     if mode:
-        permissions.parse_mode(mode)  # refused before anything is created
+        ownership_services.parse_mode(mode)  # refused before anything is created
     if owner or group:
-        permissions.wanted_ownership(permissions.ROOT_OWNED, owner=owner, group=group, mode=None)
+        ownership_services.wanted_ownership(
+            ownership_services.ROOT_OWNED, owner=owner, group=group, mode=None
+        )
     extra: dict[str, Any] = {"atime": v.validate_choice(atime, ["inherit", "on", "off"], "atime")}
     extra.update(_acl_properties(acltype))
     if recordsize is not None:
@@ -159,7 +161,7 @@ def dataset_create(
     try:
         change = _ownership_change(full, owner=owner, group=group, mode=mode)
         if change is not None:
-            permissions.set_mountpoint(full, change[1])
+            ownership_services.set_mountpoint(full, change[1])
     except ValidationError:
         # A new, empty file system whose folder could not be given away: not half-made.
         with contextlib.suppress(zfs.ZfsError):
@@ -224,25 +226,25 @@ def dataset_update(
     change = _ownership_change(name, owner=owner, group=group, mode=mode)
     tree = _tree_ownership(name, change) if permissions_recursive else None
     if change is not None:
-        permissions.set_mountpoint(name, change[1])
+        ownership_services.set_mountpoint(name, change[1])
     try:
         dataset = _apply_changes(name, props)
     except ValidationError:
         if change is not None:
             with contextlib.suppress(ValidationError):
-                permissions.set_mountpoint(name, change[0])
+                ownership_services.set_mountpoint(name, change[0])
         raise
-    job = permissions.start_tree_job(name, tree, user) if tree else None
+    job = ownership_services.start_tree_job(name, tree, user) if tree else None
     return DatasetSaved(dataset, job)
 
 
 def _tree_ownership(
-    name: str, change: tuple[permissions.Ownership, permissions.Ownership] | None
-) -> permissions.Ownership:
+    name: str, change: tuple[ownership_services.Ownership, ownership_services.Ownership] | None
+) -> ownership_services.Ownership:
     """What everything inside gets: the folder's new owner and mode, or its present ones."""
     if change is not None:
         return change[1]
-    found = permissions.mountpoint_ownership(permissions.mountpoint_of(name))
+    found = ownership_services.mountpoint_ownership(ownership_services.mountpoint_of(name))
     if found is None:
         raise fail("permissions_recursive", f"{name} is not mounted.")
     return found

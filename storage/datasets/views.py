@@ -6,13 +6,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 
 from nasui.lib.units import format_size
 from nasui.pages import form_page
-from storage import validation as v
 from storage.datasets import selectors, services
 from storage.datasets.forms import (
     DatasetCreateForm,
@@ -20,11 +18,8 @@ from storage.datasets.forms import (
     ZvolCreateForm,
     ZvolPropertiesForm,
 )
-from storage.dedup import selectors as dedup_selectors
-from storage.ownership import services as permissions
+from storage.ownership import services as ownership_services
 from storage.pages import confirm_page, dataset_or_404, pool_url
-from storage.pools import selectors as pool_selectors
-from storage.zfs import errors as zfs
 from storage.zfs.base import Dataset
 
 # The inheritable properties the edit forms show as "inherit" unless set on the dataset itself.
@@ -64,8 +59,8 @@ def _dataset_form_page(
 
 def _access(dataset: Dataset) -> dict[str, Any] | None:
     """The folder's present owner, group and mode (stat of the mountpoint), for the page."""
-    found = permissions.mountpoint_ownership(dataset.mountpoint)
-    return permissions.describe(found) if found else None
+    found = ownership_services.mountpoint_ownership(dataset.mountpoint)
+    return ownership_services.describe(found) if found else None
 
 
 def _job_note(saved: Any) -> str:
@@ -112,9 +107,9 @@ def _edit_page(
     initial = _initial_properties(dataset)
     extra: dict[str, Any] = {}
     if not volume:
-        ownership = permissions.mountpoint_ownership(dataset.mountpoint)
+        ownership = ownership_services.mountpoint_ownership(dataset.mountpoint)
         extra.update(ownership=ownership, folder=ownership is not None)
-        initial.update(permissions.describe(ownership) if ownership else {})
+        initial.update(ownership_services.describe(ownership) if ownership else {})
     form = form_class(request.POST or None, initial=initial, **extra)
     return _dataset_form_page(
         request,
@@ -193,47 +188,3 @@ def dataset_delete(request: HttpRequest, name: str) -> HttpResponse:
         done=f"{name} destroyed.",
         then=pool_url(name),
     )
-
-
-def dedup_estimate(request: HttpRequest) -> HttpResponse:
-    """The dedup RAM estimate as a fragment, shown when a form's dedup choice is on: measured
-    on the data when the advisor has looked at it, else for the data there is room for."""
-    dedup = request.GET.get("dedup", "off")
-    context: dict[str, Any] = {"show": dedup in ("on", "verify")}
-    if context["show"]:
-        name = request.GET.get("name", "")
-        place = request.GET.get("parent", "") or name
-        pool = place.split("/", 1)[0] or None
-        block = _int_or_zero(request.GET.get("volblocksize") or request.GET.get("recordsize"))
-        data_bytes, basis = _dedup_data_size(request.GET.get("size", ""), name, pool)
-        context["estimate"] = dedup_selectors.dedup_estimate(
-            pool=pool, data_bytes=data_bytes, block_size=block or v.DEFAULT_RECORDSIZE
-        )
-        context["basis"] = basis
-        context["measured"] = dedup_selectors.measured_dedup(place) if place else None
-        context["place"] = place
-        # An existing zvol's form sends its volblocksize: the advisor reads it as a zvol.
-        zvol = bool(name and request.GET.get("volblocksize"))
-        context["place_kind"] = "zvol" if zvol else "dataset"
-    return render(request, "storage/dedup_estimate.html", context)
-
-
-def _int_or_zero(text: str | None) -> int:
-    """A block size from the form, 0 when absent or not a number."""
-    return int(text) if text and text.isdigit() else 0
-
-
-def _dedup_data_size(size: str, name: str, pool: str | None) -> tuple[int, str]:
-    """How much data to size the dedup table for, and a few words saying why that much."""
-    try:
-        if size:
-            return v.parse_size(size), "the size given"
-        if name:
-            return max(1, selectors.dataset_get(name).logicalused), f"the data in {name} now"
-        if pool:
-            return pool_selectors.pool_get(
-                pool
-            ).free, f"the free space of {pool}, all unique blocks"
-    except (ValidationError, zfs.ZfsError):
-        pass
-    return 1024**4, "1 TiB of unique data (no pool chosen yet)"

@@ -33,6 +33,11 @@ def arc_max_or_none() -> int | None:
         return None
 
 
+def pool_free(pool: str) -> int:
+    """The pool's free bytes (zpool's FREE): room for that much unique data at most."""
+    return get_engine().get_pool(pool).free
+
+
 def ddt_core_bytes_per_entry(pool: str | None) -> int | None:
     """In-core bytes per DDT entry of the pool's own table; None when it has none."""
     ddt = ddt_or_none(pool) if pool else None

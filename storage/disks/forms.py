@@ -7,6 +7,8 @@ from typing import Any
 from django import forms
 
 from nasui.forms import StyledForm
+from nasui.lib.units import format_bytes
+from storage.disks import selectors
 from storage.zfs.devices import AUX_KINDS
 
 GROW_KINDS = [("data", "Data vdev (more space)"), *((k, k.capitalize()) for k in AUX_KINDS)]
@@ -36,3 +38,12 @@ class GrowForm(StyledForm):
     def __init__(self, *args: Any, choices: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.set_choices("disks", choices)
+
+
+def free_disk_choices() -> list[tuple[str, str]]:
+    """Disks no pool or file system uses, labelled with size and model, for the selects."""
+    return [
+        (d.name, f"{d.name} · {format_bytes(d.size)}{f' · {d.model}' if d.model else ''}")
+        for d in selectors.disk_list()
+        if d.free
+    ]

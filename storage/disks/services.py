@@ -18,7 +18,7 @@ from nasui.lib.units import format_bytes
 from nasui.models import Job
 from nasui.services import job_start
 from nasui.validation import fail
-from storage.disks import selectors as disk_selectors
+from storage.disks import selectors
 from storage.engine import get_engine
 from storage.errors import engine_call
 from storage.zfs import errors as zfs
@@ -56,13 +56,13 @@ def _member(status: PoolStatus, disk: str, field: str = "disk") -> tuple[str, Vd
         raise fail(field, f"Disk {disk} is not part of pool {status.name}.") from None
 
 
-def _free_disks(names: Sequence[str], field: str) -> dict[str, disk_selectors.DiskRow]:
+def _free_disks(names: Sequence[str], field: str) -> dict[str, selectors.DiskRow]:
     """The rows of disks no pool or file system uses; a field error otherwise."""
     if not names:
         raise fail(field, "Pick at least one disk.")
     if len(set(names)) != len(names):
         raise fail(field, "A disk can be used only once.")
-    known = {row.name: row for row in disk_selectors.disk_list()}
+    known = {row.name: row for row in selectors.disk_list()}
     for name in names:
         row = known.get(name)
         if row is None:
@@ -74,10 +74,10 @@ def _free_disks(names: Sequence[str], field: str) -> dict[str, disk_selectors.Di
 
 def _size_of(disk: str) -> int:
     """A disk's size from the disk list (0 when unknown, e.g. a file vdev)."""
-    return next((row.size for row in disk_selectors.disk_list() if row.name == short(disk)), 0)
+    return next((row.size for row in selectors.disk_list() if row.name == short(disk)), 0)
 
 
-def _not_smaller(new: disk_selectors.DiskRow, old: str) -> None:
+def _not_smaller(new: selectors.DiskRow, old: str) -> None:
     old_size = _size_of(old)
     if new.size < old_size:
         raise fail(
@@ -127,7 +127,7 @@ def pool_disk_replace(*, pool: str, disk: str, new_disk: str, user: Actor = None
     spares = {short(s.name) for s in status.spares if s.state == "AVAIL"}
     hot_spare = short(new_disk) in spares
     if hot_spare:
-        new_row = next(r for r in disk_selectors.disk_list() if r.name == short(new_disk))
+        new_row = next(r for r in selectors.disk_list() if r.name == short(new_disk))
     else:
         new_row = _free_disks([new_disk], "new_disk")[new_disk]
     _not_smaller(new_row, disk)

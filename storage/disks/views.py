@@ -12,10 +12,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from nasui.models import Job
-from nasui.pages import form_page
-from storage.disks import services as disk_services
-from storage.disks.forms import GrowForm, NewDiskForm
-from storage.pages import confirm_page, current_user, free_disk_choices, pool_url
+from nasui.pages import current_user, form_page
+from storage.disks import services
+from storage.disks.forms import GrowForm, NewDiskForm, free_disk_choices
+from storage.pages import confirm_page, pool_url
 from storage.pools import selectors as pool_selectors
 from storage.zfs import errors as zfs
 from storage.zfs.base import PoolStatus
@@ -68,26 +68,26 @@ def _run(request: HttpRequest, name: str, disk: str, action: Any, done: str) -> 
 # verb, what it means, what the pool page then says: each asked for on a confirmation page.
 DISK_ACTIONS = {
     "offline": (
-        disk_services.pool_disk_offline,
+        services.pool_disk_offline,
         "Take offline",
         "The pool keeps running on its other copies, with less redundancy (or none) until the "
         "disk is back online or replaced. ZFS refuses when this disk holds the last copy.",
         "{disk} is offline.",
     ),
     "online": (
-        disk_services.pool_disk_online,
+        services.pool_disk_online,
         "Bring online",
         "ZFS resilvers what the disk missed while it was offline.",
         "{disk} is back online.",
     ),
     "detach": (
-        disk_services.pool_disk_detach,
+        services.pool_disk_detach,
         "Detach",
         "The disk leaves its mirror for good: the mirror keeps one copy fewer.",
         "{disk} was detached from {pool}.",
     ),
     "remove": (
-        disk_services.pool_aux_remove,
+        services.pool_aux_remove,
         "Remove",
         "The spare, log or cache disk leaves the pool; the pool's data stays where it is.",
         "{disk} was removed from {pool}.",
@@ -119,7 +119,7 @@ def disk_action(request: HttpRequest, name: str, disk: str, action: str) -> Http
 @require_POST
 def disk_with_new(request: HttpRequest, name: str, disk: str, action: str) -> HttpResponse:
     """Replace or attach: the new disk comes from the page's select."""
-    calls = {"replace": disk_services.pool_disk_replace, "attach": disk_services.pool_disk_attach}
+    calls = {"replace": services.pool_disk_replace, "attach": services.pool_disk_attach}
     if action not in calls:
         raise Http404(f"No disk action {action}")
     new_disk = request.POST.get("new_disk", "")
@@ -141,11 +141,11 @@ def pool_grow(request: HttpRequest, name: str) -> HttpResponse:
     def save(data: dict[str, Any]) -> str:
         user = current_user(request)
         if data["kind"] == "data":
-            disk_services.pool_vdev_add(
+            services.pool_vdev_add(
                 pool=name, layout=data["layout"] or "", disks=data["disks"], user=user
             )
         else:
-            disk_services.pool_aux_add(
+            services.pool_aux_add(
                 pool=name, kind=data["kind"], disks=data["disks"], mirror=data["mirror"], user=user
             )
         return f"Added {', '.join(data['disks'])} to {name}."

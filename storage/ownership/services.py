@@ -18,7 +18,7 @@ from nasui.models import Job
 from nasui.services import job_start
 from nasui.validation import fail
 from storage import paths, registry
-from storage.datasets import selectors
+from storage.datasets import selectors as dataset_selectors
 from storage.engine import get_engine
 
 MODE_MAX = 0o7777
@@ -75,7 +75,7 @@ def wanted_ownership(
 
 def mountpoint_of(name: str) -> str:
     """The file system's own mountpoint, checked like a share's path."""
-    mountpoint = selectors.dataset_get(name).mountpoint or ""
+    mountpoint = dataset_selectors.dataset_get(name).mountpoint or ""
     dataset, problem = paths.shared_dataset(mountpoint)
     if dataset != name:
         raise fail("name", problem or f"{name} is not mounted.")
@@ -157,7 +157,7 @@ def dataset_permissions_set(
 
 def dataset_permissions(name: str) -> tuple[int, int, int] | None:
     """(uid, gid, mode) of the file system's mountpoint, or None when it is not mounted."""
-    found = mountpoint_ownership(selectors.dataset_get(name).mountpoint)
+    found = mountpoint_ownership(dataset_selectors.dataset_get(name).mountpoint)
     return (found.uid, found.gid, found.mode) if found else None
 
 

@@ -14,7 +14,7 @@ from storage import validation as v
 from storage.disks import selectors as disk_selectors
 from storage.engine import get_engine
 from storage.errors import engine_call
-from storage.pools import selectors as pool_selectors
+from storage.pools import selectors
 from storage.zfs.base import PoolLayout
 
 
@@ -58,7 +58,7 @@ def pool_create(
 ) -> Job:
     """Validate a new pool and start the job that creates it."""
     name = v.validate_pool_name(name)
-    if any(p.name == name for p in pool_selectors.pool_list()):
+    if any(p.name == name for p in selectors.pool_list()):
         raise fail("name", "A pool with this name already exists.")
     pool_layout = _pool_layout(
         layout=layout,
@@ -83,7 +83,7 @@ def pool_create(
 
 def pool_destroy(*, name: str, confirm: str, user: User | AnonymousUser | None = None) -> Job:
     """Check the confirmation and start the job that destroys the pool and all its data."""
-    engine_call(lambda: pool_selectors.pool_get(name))
+    engine_call(lambda: selectors.pool_get(name))
     v.check_confirmation(name, confirm)
     registry.refuse_if_held(name, prefix=True)
     return job_start(
@@ -105,6 +105,6 @@ def pool_import(*, name_or_guid: str, new_name: str = "") -> None:
     """Import a pool found on the disks, optionally under a new name."""
     if new_name:
         new_name = v.validate_pool_name(new_name, "new_name")
-    if not any(name_or_guid in (p.name, p.guid) for p in pool_selectors.importable_pools()):
+    if not any(name_or_guid in (p.name, p.guid) for p in selectors.importable_pools()):
         raise fail("pool", f"No importable pool is named “{name_or_guid}”.")
     engine_call(lambda: get_engine().import_pool(name_or_guid, new_name=new_name or None))

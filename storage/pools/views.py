@@ -1,4 +1,4 @@
-"""Pool pages: overview, disks, create, detail, scrub, export, import, destroy."""
+"""Pool pages: overview, create, detail, scrub, export, import, destroy."""
 
 from __future__ import annotations
 
@@ -8,45 +8,26 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from nasui.pages import form_page
-from storage.datasets import selectors
-from storage.datasets.forms import ImportForm, PoolCreateForm
+from nasui.models import Job
+from nasui.pages import current_user, form_page
+from storage.datasets import selectors as dataset_selectors
+from storage.disks.forms import free_disk_choices
 from storage.engine import is_sandbox
-from storage.models import SmartTestTask
-from storage.pages import (
-    confirm_page,
-    current_user,
-    free_disk_choices,
-    running_storage_jobs,
-)
-from storage.pools import selectors as pool_selectors
-from storage.pools import services as pool_services
+from storage.pages import confirm_page
+from storage.pools import selectors, services
+from storage.pools.forms import ImportForm, PoolCreateForm
 from storage.scrub import services as scrub_services
-from storage.smart import selectors as smart_selectors
-from storage.smart import services as smart_services
 from storage.zfs import errors as zfs
 
 
 def index(request: HttpRequest) -> HttpResponse:
     """Every pool with its capacity, health and ratios."""
     context = {
-        "cards": pool_selectors.pool_cards(),
+        "cards": selectors.pool_cards(),
         "jobs": running_storage_jobs(),
         "sandbox": is_sandbox(),
     }
     return render(request, "storage/index.html", context)
-
-
-def disks(request: HttpRequest) -> HttpResponse:
-    """Whole disks, what uses them, their SMART health and temperature, scheduled self-tests."""
-    rows = smart_selectors.disks_with_smart()
-    context = {
-        "rows": rows,
-        "temperature_chart": smart_selectors.temperature_chart(rows),
-        "smart_tasks": smart_services.smart_task_rows(),
-        "test_kinds": SmartTestTask.KINDS,
-    }
-    return render(request, "storage/disks.html", context)
 
 
 def pool_create(request: HttpRequest) -> HttpResponse:
@@ -55,7 +36,7 @@ def pool_create(request: HttpRequest) -> HttpResponse:
     return form_page(
         request,
         form,
-        save=lambda data: pool_services.pool_create(**data, user=current_user(request)),
+        save=lambda data: services.pool_create(**data, user=current_user(request)),
         template="storage/pool_create.html",
         done=lambda job: f"{job.title}: started. Its progress shows below.",
         then="storage:index",
@@ -65,13 +46,13 @@ def pool_create(request: HttpRequest) -> HttpResponse:
 def pool_detail(request: HttpRequest, name: str) -> HttpResponse:
     """Health, vdev tree, capacity, ratios, dedup table and the datasets of one pool."""
     try:
-        detail = pool_selectors.pool_detail(name)
+        detail = selectors.pool_detail(name)
     except zfs.PoolNotFound as exc:
         raise Http404(f"No pool named {name}") from exc
     context = {
         "detail": detail,
         "pool": detail.pool,
-        "tree": selectors.dataset_tree(name),
+        "tree": dataset_selectors.dataset_tree(name),
         "jobs": running_storage_jobs(),
         "scrub_task": (scrub_task := scrub_services.scrub_task_of(detail.pool.name)),
         "next_check": scrub_services.next_check(scrub_task),
@@ -96,7 +77,7 @@ def pool_export(request: HttpRequest, name: str) -> HttpResponse:
     return confirm_page(
         request,
         name=name,
-        action=lambda data: pool_services.pool_export(name=name),
+        action=lambda data: services.pool_export(name=name),
         verb="Export",
         explanation="Exporting unmounts every dataset and hides the pool until it is imported "
         "again (here or on another machine). No data is deleted.",
@@ -110,7 +91,7 @@ def pool_destroy(request: HttpRequest, name: str) -> HttpResponse:
     return confirm_page(
         request,
         name=name,
-        action=lambda data: pool_services.pool_destroy(
+        action=lambda data: services.pool_destroy(
             name=name, confirm=data["confirm"], user=current_user(request)
         ),
         verb="Destroy",
@@ -127,13 +108,18 @@ def pool_import(request: HttpRequest) -> HttpResponse:
     return form_page(
         request,
         form,
-        save=lambda data: pool_services.pool_import(
+        save=lambda data: services.pool_import(
             name_or_guid=data["pool"], new_name=data["new_name"]
         ),
         template="storage/pool_import.html",
         # Passed uncalled: the template calls it only when the page is drawn, so a successful
         # import does not scan the disks first.
-        context={"candidates": pool_selectors.importable_pools},
+        context={"candidates": selectors.importable_pools},
         done=lambda _: f"Pool {form.cleaned_data['pool']} imported.",
         then="storage:index",
     )
+
+
+def running_storage_jobs() -> list[Job]:
+    """Storage jobs that have not finished, for the live job strip on storage pages."""
+    return list(Job.objects.filter(kind__startswith="pool.").exclude(status__in=Job.FINISHED)[:10])

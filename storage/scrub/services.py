@@ -21,7 +21,7 @@ from storage.models import ScrubTask
 from storage.periodic import claimed_slots, next_slots, save_changes
 from storage.pools import selectors as pool_selectors
 from storage.schedule import Schedule, ScheduleError
-from storage.scrub import services as scrub_services
+from storage.scrub import services
 from storage.zfs import errors as zfs
 
 log = logging.getLogger(__name__)
@@ -99,7 +99,7 @@ def scrub_check(task: ScrubTask, now: datetime) -> bool:
     try:
         outcome, start = _decide(task, now)
         if start:
-            scrub_services.pool_scrub(name=task.pool)
+            services.pool_scrub(name=task.pool)
             task.last_started_at = now
     except (zfs.ZfsError, ValidationError) as exc:
         outcome, start = f"Could not start a scrub: {exc}", False

@@ -13,7 +13,7 @@ from storage.disks import selectors as disk_selectors
 from storage.models import SmartTestTask
 from storage.periodic import claimed_slots, next_slots, save_changes
 from storage.schedule import Schedule, ScheduleError
-from storage.smart import selectors as smart_selectors
+from storage.smart import selectors
 from storage.zfs.smart import TEST_KINDS, SmartError
 
 log = logging.getLogger(__name__)
@@ -32,11 +32,11 @@ def smart_test_start(*, disk: str, kind: str) -> None:
     if disk not in _disk_names():
         raise fail("disk", f"There is no disk named “{disk}”.")
     try:
-        smart_selectors.smart_source().start_test(disk, kind)
+        selectors.smart_source().start_test(disk, kind)
     except SmartError as exc:
         raise fail("disk", f"{disk}: {exc.message}") from exc
     finally:
-        smart_selectors.forget(disk)
+        selectors.forget(disk)
 
 
 def schedule_of(task: SmartTestTask) -> Schedule:
@@ -114,7 +114,7 @@ def smart_task_run(task: SmartTestTask, now: datetime) -> list[str]:
 
 def _smart_disks() -> list[str]:
     """Every disk that answers SMART ("all disks" skips virtio and USB disks without it)."""
-    return [row.disk.name for row in smart_selectors.disks_with_smart() if row.smart and
+    return [row.disk.name for row in selectors.disks_with_smart() if row.smart and
             row.smart.supported]  # fmt: skip
 
 

@@ -7,15 +7,15 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from nasui.pages import form_page
-from storage.datasets.forms import ConfirmForm
 from storage.disks import selectors as disk_selectors
 from storage.models import SmartTestTask
-from storage.smart import services as smart_services
+from storage.pages import ConfirmForm
+from storage.smart import selectors, services
 from storage.smart.forms import SmartTaskForm
 
 FORM_TEMPLATE = "storage/smart_task_form.html"
@@ -26,7 +26,7 @@ def smart_test(request: HttpRequest, name: str) -> HttpResponse:
     """Start a short or long self-test of one disk."""
     kind = request.POST.get("kind", "")
     try:
-        smart_services.smart_test_start(disk=name, kind=kind)
+        services.smart_test_start(disk=name, kind=kind)
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:
@@ -42,11 +42,11 @@ def _form(request: HttpRequest, initial: dict[str, Any]) -> SmartTaskForm:
 def smart_task_create(request: HttpRequest) -> HttpResponse:
     """Schedule a self-test (weekly short test by default)."""
     defaults = SmartTestTask()
-    initial = {field: getattr(defaults, field) for field in smart_services.FIELDS}
+    initial = {field: getattr(defaults, field) for field in services.FIELDS}
     return form_page(
         request,
         _form(request, initial),
-        save=lambda data: smart_services.smart_task_create(**data),
+        save=lambda data: services.smart_task_create(**data),
         template=FORM_TEMPLATE,
         context={"task": None},
         done=lambda task: f"Scheduled {task.kind} self-test saved.",
@@ -57,13 +57,13 @@ def smart_task_create(request: HttpRequest) -> HttpResponse:
 def smart_task_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Change a scheduled self-test."""
     task = get_object_or_404(SmartTestTask, pk=pk)
-    initial = {field: getattr(task, field) for field in smart_services.FIELDS}
+    initial = {field: getattr(task, field) for field in services.FIELDS}
     return form_page(
         request,
         _form(request, initial),
-        save=lambda data: smart_services.smart_task_update(task=task, **data),
+        save=lambda data: services.smart_task_update(task=task, **data),
         template=FORM_TEMPLATE,
-        context={"task": task, "next_run": smart_services.next_run(task)},
+        context={"task": task, "next_run": services.next_run(task)},
         done="Scheduled self-test saved.",
         then="storage:disks",
     )
@@ -82,9 +82,21 @@ def smart_task_delete(request: HttpRequest, pk: int) -> HttpResponse:
     return form_page(
         request,
         ConfirmForm(request.POST if request.method == "POST" else None),
-        save=lambda data: smart_services.smart_task_delete(task=task),
+        save=lambda data: services.smart_task_delete(task=task),
         template="storage/confirm.html",
         context=context,
         done="Scheduled self-test deleted.",
         then="storage:disks",
     )
+
+
+def disks(request: HttpRequest) -> HttpResponse:
+    """Whole disks, what uses them, their SMART health and temperature, scheduled self-tests."""
+    rows = selectors.disks_with_smart()
+    context = {
+        "rows": rows,
+        "temperature_chart": selectors.temperature_chart(rows),
+        "smart_tasks": services.smart_task_rows(),
+        "test_kinds": SmartTestTask.KINDS,
+    }
+    return render(request, "storage/disks.html", context)

@@ -9,13 +9,13 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from nasui.pages import form_page
-from storage.datasets import selectors
+from storage.datasets import selectors as dataset_selectors
 from storage.models import SnapshotTask
 from storage.schedule import PRESETS
-from storage.snapshot_tasks import selectors as task_selectors
-from storage.snapshot_tasks import services as snapshot_task_services
+from storage.snapshot_tasks import selectors, services
+from storage.snapshot_tasks.forms import SnapshotTaskForm
 from storage.snapshot_tasks.services import FIELDS
-from storage.snapshots.forms import ConfirmOnlyForm, SnapshotTaskForm
+from storage.snapshots.forms import ConfirmOnlyForm
 from storage.snapshots.views import posted
 
 TEMPLATE = "storage/snapshot_task_form.html"
@@ -25,12 +25,12 @@ PRESETS_JSON = json.dumps(PRESETS)
 
 def _datasets() -> list[str]:
     """Every dataset and zvol a task can snapshot."""
-    return [d.name for d in selectors.dataset_list()]
+    return [d.name for d in dataset_selectors.dataset_list()]
 
 
 def task_list(request: HttpRequest) -> HttpResponse:
     """Every task with its schedule, lifetime, last result and next run."""
-    return render(request, "storage/snapshot_tasks.html", {"rows": task_selectors.task_rows()})
+    return render(request, "storage/snapshot_tasks.html", {"rows": selectors.task_rows()})
 
 
 def task_create(request: HttpRequest) -> HttpResponse:
@@ -40,7 +40,7 @@ def task_create(request: HttpRequest) -> HttpResponse:
     return form_page(
         request,
         form,
-        save=lambda _: snapshot_task_services.snapshot_task_create(**form.task_fields()),
+        save=lambda _: services.snapshot_task_create(**form.task_fields()),
         template=TEMPLATE,
         context={
             "title": "Add a periodic snapshot task",
@@ -54,14 +54,14 @@ def task_create(request: HttpRequest) -> HttpResponse:
 
 def task_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Change a task; it takes effect at the next beat."""
-    task = task_selectors.task_get(pk)
+    task = selectors.task_get(pk)
     initial = {field: getattr(task, field) for field in FIELDS}
-    initial["preset"] = task_selectors.preset_of(task)
+    initial["preset"] = selectors.preset_of(task)
     form = SnapshotTaskForm(request.POST or None, initial=initial, datasets=_datasets())
     return form_page(
         request,
         form,
-        save=lambda _: snapshot_task_services.snapshot_task_update(task=task, **form.task_fields()),
+        save=lambda _: services.snapshot_task_update(task=task, **form.task_fields()),
         template=TEMPLATE,
         context={
             "title": f"Edit the periodic snapshots of {task.dataset}",
@@ -75,13 +75,13 @@ def task_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _delete(task: SnapshotTask) -> SnapshotTask:
     """Delete through the service; the task object still names what was deleted."""
-    snapshot_task_services.snapshot_task_delete(task=task)
+    services.snapshot_task_delete(task=task)
     return task
 
 
 def task_delete(request: HttpRequest, pk: int) -> HttpResponse:
     """Confirm, then delete the task (its snapshots stay)."""
-    task = task_selectors.task_get(pk)
+    task = selectors.task_get(pk)
     context = {
         "title": f"Delete the periodic snapshots of {task.dataset}",
         "intro": f"The task stops taking snapshots of {task.dataset} ({task.naming_schema}). "

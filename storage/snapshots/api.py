@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import mixins, status, viewsets
+from rest_framework import status
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from nasui.api.bodies import validated
-from storage.datasets.api import ListViewSet
-from storage.models import SnapshotTask
-from storage.snapshot_tasks import selectors as task_selectors
-from storage.snapshot_tasks import services as snapshot_task_services
-from storage.snapshots import selectors as snapshot_selectors
+from nasui.api.lists import ListViewSet
+from storage.snapshots import selectors, services
 from storage.snapshots import serializers as s
-from storage.snapshots import services as snapshot_services
 from storage.zfs.base import Snapshot
 
 NAME = OpenApiParameter(
@@ -31,7 +24,7 @@ NAME = OpenApiParameter(
 def _get(name: str) -> Snapshot:
     """One snapshot, or a 404 naming what is wrong."""
     try:
-        return snapshot_selectors.snapshot_get(name)
+        return selectors.snapshot_get(name)
     except ValidationError as exc:
         raise Http404(" ".join(exc.messages)) from exc
 
@@ -46,21 +39,23 @@ class SnapshotViewSet(ListViewSet):
     lookup_value_regex = "[^@]+@[^/@]+"
 
     @extend_schema(
-        parameters=[s.SnapshotListQuerySerializer], responses=s.SnapshotSerializer(many=True)
+        parameters=[s.SnapshotListQuerySerializer],
+        responses=s.SnapshotSerializer(many=True),
     )
     def list(self, request: Request) -> Response:
         """Snapshots, oldest first per dataset; of every pool unless ?dataset= is given."""
         query = validated(s.SnapshotListQuerySerializer, request.query_params)
-        found = snapshot_selectors.snapshot_list(
-            query.get("dataset") or None, recursive=query["recursive"]
-        )
+        found = selectors.snapshot_list(query.get("dataset") or None, recursive=query["recursive"])
         return self.paginated(request, found, s.SnapshotSerializer)
 
-    @extend_schema(request=s.SnapshotCreateSerializer, responses={201: s.SnapshotSerializer})
+    @extend_schema(
+        request=s.SnapshotCreateSerializer,
+        responses={201: s.SnapshotSerializer},
+    )
     def create(self, request: Request) -> Response:
         """Take a snapshot now (of the whole tree, atomically, when recursive)."""
         data = validated(s.SnapshotCreateSerializer, request.data)
-        made = snapshot_services.snapshot_create(**data)
+        made = services.snapshot_create(**data)
         return Response(s.SnapshotSerializer(made).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(parameters=[NAME], responses=s.SnapshotSerializer)
@@ -72,7 +67,7 @@ class SnapshotViewSet(ListViewSet):
     def destroy(self, request: Request, name: str) -> Response:
         """Destroy one snapshot (refused while it is held or cloned)."""
         snapshot = _get(name)
-        snapshot_services.snapshot_destroy(dataset=snapshot.dataset, names=[snapshot.short_name])
+        services.snapshot_destroy(dataset=snapshot.dataset, names=[snapshot.short_name])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=s.SnapshotDestroySerializer, responses=s.DestroyedSerializer)
@@ -81,33 +76,37 @@ class SnapshotViewSet(ListViewSet):
         """Destroy several snapshots of one dataset, or a range of them; all or none."""
         data = validated(s.SnapshotDestroySerializer, request.data)
         if "names" in data:
-            count = snapshot_services.snapshot_destroy(dataset=data["dataset"], names=data["names"])
+            count = services.snapshot_destroy(dataset=data["dataset"], names=data["names"])
         else:
-            count = snapshot_services.snapshot_destroy_range(
+            count = services.snapshot_destroy_range(
                 dataset=data["dataset"], first=data["first"], last=data["last"]
             )
         return Response({"destroyed": count})
 
     @extend_schema(
-        parameters=[NAME], request=s.RollbackSerializer, responses=s.RolledBackSerializer
+        parameters=[NAME],
+        request=s.RollbackSerializer,
+        responses=s.RolledBackSerializer,
     )
     @action(detail=True, methods=["post"])
     def rollback(self, request: Request, name: str) -> Response:
         """Return the dataset to the snapshot; newer snapshots go only with destroy_newer."""
         _get(name)
         data = validated(s.RollbackSerializer, request.data)
-        gone = snapshot_services.snapshot_rollback(snapshot=name, **data)
+        gone = services.snapshot_rollback(snapshot=name, **data)
         return Response({"destroyed": gone})
 
     @extend_schema(
-        parameters=[NAME], request=s.CloneSerializer, responses={201: s.ClonedSerializer}
+        parameters=[NAME],
+        request=s.CloneSerializer,
+        responses={201: s.ClonedSerializer},
     )
     @action(detail=True, methods=["post"])
     def clone(self, request: Request, name: str) -> Response:
         """A new writable dataset or zvol from the snapshot."""
         _get(name)
         data = validated(s.CloneSerializer, request.data)
-        target = snapshot_services.snapshot_clone(snapshot=name, target=data["target"])
+        target = services.snapshot_clone(snapshot=name, target=data["target"])
         return Response({"name": target}, status=status.HTTP_201_CREATED)
 
     @extend_schema(parameters=[NAME], responses=s.DiffEntrySerializer(many=True))
@@ -115,43 +114,4 @@ class SnapshotViewSet(ListViewSet):
     def diff(self, request: Request, name: str) -> Response:
         """What changed in a file system since the snapshot (zvols: 400)."""
         _get(name)
-        return self.paginated(
-            request, snapshot_selectors.snapshot_diff(name), s.DiffEntrySerializer
-        )
-
-
-class SnapshotTaskViewSet(
-    mixins.ListModelMixin,
-    mixins.RetrieveModelMixin,
-    mixins.CreateModelMixin,
-    mixins.UpdateModelMixin,
-    mixins.DestroyModelMixin,
-    viewsets.GenericViewSet[SnapshotTask],
-):
-    """Periodic snapshot tasks; writes go through the services (each error on its field)."""
-
-    serializer_class = s.SnapshotTaskSerializer
-
-    def get_queryset(self) -> QuerySet[SnapshotTask]:
-        """Every task."""
-        return task_selectors.task_queryset()
-
-    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """Save a new task; its first run is its next scheduled slot."""
-        body = self.get_serializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        task = snapshot_task_services.snapshot_task_create(**body.validated_data)
-        return Response(self.get_serializer(task).data, status=status.HTTP_201_CREATED)
-
-    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """Change a task (PATCH: only the fields given); it applies from the next beat."""
-        task = self.get_object()
-        body = self.get_serializer(task, data=request.data, partial=kwargs.get("partial", False))
-        body.is_valid(raise_exception=True)
-        task = snapshot_task_services.snapshot_task_update(task=task, **body.validated_data)
-        return Response(self.get_serializer(task).data)
-
-    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """Delete the task; the snapshots it made stay."""
-        snapshot_task_services.snapshot_task_delete(task=self.get_object())
-        return Response(status=status.HTTP_204_NO_CONTENT)
+        return self.paginated(request, selectors.snapshot_diff(name), s.DiffEntrySerializer)

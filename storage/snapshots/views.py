@@ -16,10 +16,9 @@ from django.utils import timezone
 from django.utils.http import urlencode
 
 from nasui.pages import form_page
-from storage.datasets import selectors
-from storage.snapshot_tasks import selectors as task_selectors
-from storage.snapshots import selectors as snapshot_selectors
-from storage.snapshots import services as snapshot_services
+from storage.datasets import selectors as dataset_selectors
+from storage.snapshot_tasks import selectors as snapshot_task_selectors
+from storage.snapshots import selectors, services
 from storage.snapshots.forms import (
     CloneForm,
     RollbackForm,
@@ -63,19 +62,19 @@ def created_at(snapshot: Snapshot) -> datetime:
 def _snapshot_or_404(name: str) -> Snapshot:
     """One snapshot by full name, or a 404 page."""
     try:
-        return snapshot_selectors.snapshot_get(name)
+        return selectors.snapshot_get(name)
     except ValidationError as exc:
         raise Http404(" ".join(exc.messages)) from exc
 
 
 def _volumes() -> set[str]:
     """Names of the zvols (they have no files to compare)."""
-    return {d.name for d in selectors.dataset_list(volumes=True)}
+    return {d.name for d in dataset_selectors.dataset_list(volumes=True)}
 
 
 def _dataset_names() -> list[str]:
     """Every dataset and zvol, the choices of the pages' selects."""
-    return [d.name for d in selectors.dataset_list()]
+    return [d.name for d in dataset_selectors.dataset_list()]
 
 
 def _moved(call: Callable[[], T], *keys: str) -> T:
@@ -102,8 +101,8 @@ def snapshot_list(request: HttpRequest) -> HttpResponse:
     if dataset is not None and dataset not in names:
         messages.warning(request, f"There is no dataset or zvol named “{dataset}”: showing all.")
         dataset = None
-    labels, volumes = task_selectors.task_labels(), _volumes()
-    rows = [_row(s, labels, volumes) for s in snapshot_selectors.snapshot_list(dataset)]
+    labels, volumes = snapshot_task_selectors.task_labels(), _volumes()
+    rows = [_row(s, labels, volumes) for s in selectors.snapshot_list(dataset)]
     context = {"rows": rows, "datasets": names, "dataset": dataset}
     return render(request, "storage/snapshots.html", context)
 
@@ -116,7 +115,7 @@ def snapshot_create(request: HttpRequest) -> HttpResponse:
     return form_page(
         request,
         form,
-        save=lambda data: snapshot_services.snapshot_create(**data),
+        save=lambda data: services.snapshot_create(**data),
         template=FORM,
         context=context,
         done=lambda made: f"Snapshot {made.name} taken.",
@@ -148,7 +147,7 @@ def snapshot_destroy(request: HttpRequest) -> HttpResponse:
         request,
         form,
         save=lambda data: _moved(
-            lambda: snapshot_services.snapshot_destroy(dataset=dataset, names=data["names"]),
+            lambda: services.snapshot_destroy(dataset=dataset, names=data["names"]),
             "dataset",
         ),
         template=FORM,
@@ -162,7 +161,7 @@ def snapshot_destroy_range(request: HttpRequest) -> HttpResponse:
     """Destroy every snapshot of a dataset from one to another, oldest first."""
     dataset = request.POST.get("dataset") or request.GET.get("dataset", "")
     try:
-        names = [s.short_name for s in snapshot_selectors.snapshot_list(dataset)]
+        names = [s.short_name for s in selectors.snapshot_list(dataset)]
     except ValidationError as exc:
         raise Http404(" ".join(exc.messages)) from exc
     initial = {"dataset": dataset, "first": names[0] if names else "", "last": (names or [""])[-1]}
@@ -179,7 +178,7 @@ def snapshot_destroy_range(request: HttpRequest) -> HttpResponse:
         request,
         form,
         save=lambda data: _moved(
-            lambda: snapshot_services.snapshot_destroy_range(
+            lambda: services.snapshot_destroy_range(
                 dataset=dataset, first=data["first"], last=data["last"]
             ),
             "names",
@@ -195,7 +194,7 @@ def snapshot_destroy_range(request: HttpRequest) -> HttpResponse:
 def snapshot_rollback(request: HttpRequest, name: str) -> HttpResponse:
     """Confirm, naming the newer snapshots that would go, then roll the dataset back."""
     snapshot = _snapshot_or_404(name)
-    newer = [s.name for s in snapshot_selectors.newer_than(snapshot)]
+    newer = [s.name for s in selectors.newer_than(snapshot)]
     form = RollbackForm(posted(request))
     context = {
         "title": f"Roll {snapshot.dataset} back to {snapshot.short_name}",
@@ -212,9 +211,7 @@ def snapshot_rollback(request: HttpRequest, name: str) -> HttpResponse:
     def save(data: dict[str, Any]) -> list[str]:
         """Roll back; a refusal about the snapshot itself goes on the whole form."""
         return _moved(
-            lambda: snapshot_services.snapshot_rollback(
-                snapshot=name, destroy_newer=data["destroy_newer"]
-            ),
+            lambda: services.snapshot_rollback(snapshot=name, destroy_newer=data["destroy_newer"]),
             "snapshot",
         )
 
@@ -254,7 +251,7 @@ def snapshot_clone(request: HttpRequest, name: str) -> HttpResponse:
         request,
         form,
         save=lambda data: _moved(
-            lambda: snapshot_services.snapshot_clone(snapshot=name, target=data["target"]),
+            lambda: services.snapshot_clone(snapshot=name, target=data["target"]),
             "snapshot",
         ),
         template=FORM,
@@ -268,7 +265,7 @@ def snapshot_diff(request: HttpRequest, name: str) -> HttpResponse:
     """What changed in a file system since the snapshot."""
     snapshot = _snapshot_or_404(name)
     try:
-        entries, problem = snapshot_selectors.snapshot_diff(name), ""
+        entries, problem = selectors.snapshot_diff(name), ""
     except ValidationError as exc:
         entries, problem = [], " ".join(exc.messages)
     context = {"snapshot": snapshot, "entries": entries, "problem": problem,
