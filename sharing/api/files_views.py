@@ -18,7 +18,7 @@ from sharing.api.views import ConfigViewSet, kept
 from sharing.models import NfsSettings, SmbSettings
 from sharing.services import accounts, nfs, smb
 from sharing.services import permissions as perms
-from storage.ownership import services as storage_permissions
+from storage.ownership import selectors as ownership_selectors
 
 
 class LocalGroupViewSet(ConfigViewSet):
@@ -192,7 +192,7 @@ class PermissionsView(APIView):
     def put(self, request: Request) -> Response:
         data = validated(s.PermissionsSerializer, request.data)
         job = perms.dataset_owner_set(**data, user=request.user)
-        current = storage_permissions.dataset_permissions(data["dataset"]) or (0, 0, 0)
+        current = ownership_selectors.dataset_permissions(data["dataset"]) or (0, 0, 0)
         uid, gid, mode = current
         result = {"dataset": data["dataset"], "uid": uid, "gid": gid, "mode": f"{mode:o}"}
         return Response(

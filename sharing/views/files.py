@@ -19,7 +19,7 @@ from sharing.services import accounts, nfs, smb
 from sharing.services import permissions as perms
 from sharing.views.common import delete_page, form_page
 from storage.datasets import selectors as storage
-from storage.ownership import services as permissions
+from storage.ownership import selectors as ownership_selectors
 from storage.validation import COMPRESSION_FORM_CHOICES, format_size, parse_size
 
 BACK = "sharing:files"
@@ -188,7 +188,7 @@ def share_wizard(request: HttpRequest) -> HttpResponse:
 def permissions_page(request: HttpRequest, dataset: str) -> HttpResponse:
     """Owner, group and mode of a dataset's folder (optionally of everything inside)."""
     known = dataset in storage.filesystem_names()
-    current = permissions.dataset_permissions(dataset) if known else None
+    current = ownership_selectors.dataset_permissions(dataset) if known else None
     if current is None:
         raise Http404(f"No mounted file system named {dataset}.")
     uid, gid, mode = current

@@ -10,7 +10,7 @@ from nasui.forms import StyledForm
 from nasui.lib.units import format_size
 from storage import registry
 from storage import validation as v
-from storage.ownership.services import Ownership
+from storage.ownership.selectors import Ownership
 
 
 def _size_choices(sizes: list[int], default_label: str) -> list[tuple[str, str]]:

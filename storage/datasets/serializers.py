@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from nasui.api.serializers import EpochDateTimeField, JobSerializer
 from storage import validation as v
-from storage.ownership import services as ownership_services
+from storage.ownership import selectors as ownership_selectors
 from storage.zfs.base import Dataset
 
 
@@ -78,13 +78,13 @@ class DatasetDetailSerializer(DatasetSerializer):
 
     def get_acltype(self, dataset: Dataset) -> str | None:
         """acltype, read from ZFS."""
-        return ownership_services.acltype_of(dataset.name)
+        return ownership_selectors.acltype_of(dataset.name)
 
     @extend_schema_field(FolderSerializer(allow_null=True))
     def get_permissions(self, dataset: Dataset) -> dict[str, Any] | None:
         """Owner, group and mode of the mountpoint."""
-        found = ownership_services.mountpoint_ownership(dataset.mountpoint)
-        return ownership_services.describe(found) if found else None
+        found = ownership_selectors.mountpoint_ownership(dataset.mountpoint)
+        return ownership_selectors.describe(found) if found else None
 
 
 class DatasetSavedSerializer(DatasetDetailSerializer):

@@ -17,6 +17,7 @@ from storage import registry
 from storage import validation as v
 from storage.engine import get_engine
 from storage.errors import engine_call
+from storage.ownership import selectors as ownership_selectors
 from storage.ownership import services as ownership_services
 from storage.zfs import errors as zfs
 from storage.zfs.acl import ACLTYPES, acl_properties
@@ -101,11 +102,11 @@ class DatasetSaved:
 
 def _ownership_change(
     name: str, *, owner: str | None, group: str | None, mode: str | None
-) -> tuple[ownership_services.Ownership, ownership_services.Ownership] | None:
+) -> tuple[ownership_selectors.Ownership, ownership_selectors.Ownership] | None:
     """(as it is, as asked) for the mountpoint, None when nothing changes; input checked."""
     if owner in (None, "") and group in (None, "") and mode in (None, ""):
         return None
-    before = ownership_services.mountpoint_ownership(ownership_services.mountpoint_of(name))
+    before = ownership_selectors.mountpoint_ownership(ownership_selectors.mountpoint_of(name))
     if before is None:
         raise fail("mode", f"{name} is not mounted: its folder has no owner to change.")
     wanted = ownership_services.wanted_ownership(
@@ -137,7 +138,7 @@ def dataset_create(
         ownership_services.parse_mode(mode)  # refused before anything is created
     if owner or group:
         ownership_services.wanted_ownership(
-            ownership_services.ROOT_OWNED, owner=owner, group=group, mode=None
+            ownership_selectors.ROOT_OWNED, owner=owner, group=group, mode=None
         )
     extra: dict[str, Any] = {"atime": v.validate_choice(atime, ["inherit", "on", "off"], "atime")}
     extra.update(_acl_properties(acltype))
@@ -239,12 +240,12 @@ def dataset_update(
 
 
 def _tree_ownership(
-    name: str, change: tuple[ownership_services.Ownership, ownership_services.Ownership] | None
-) -> ownership_services.Ownership:
+    name: str, change: tuple[ownership_selectors.Ownership, ownership_selectors.Ownership] | None
+) -> ownership_selectors.Ownership:
     """What everything inside gets: the folder's new owner and mode, or its present ones."""
     if change is not None:
         return change[1]
-    found = ownership_services.mountpoint_ownership(ownership_services.mountpoint_of(name))
+    found = ownership_selectors.mountpoint_ownership(ownership_selectors.mountpoint_of(name))
     if found is None:
         raise fail("permissions_recursive", f"{name} is not mounted.")
     return found

@@ -18,7 +18,7 @@ from storage.datasets.forms import (
     ZvolCreateForm,
     ZvolPropertiesForm,
 )
-from storage.ownership import services as ownership_services
+from storage.ownership import selectors as ownership_selectors
 from storage.pages import confirm_page, dataset_or_404, pool_url
 from storage.zfs.base import Dataset
 
@@ -59,8 +59,8 @@ def _dataset_form_page(
 
 def _access(dataset: Dataset) -> dict[str, Any] | None:
     """The folder's present owner, group and mode (stat of the mountpoint), for the page."""
-    found = ownership_services.mountpoint_ownership(dataset.mountpoint)
-    return ownership_services.describe(found) if found else None
+    found = ownership_selectors.mountpoint_ownership(dataset.mountpoint)
+    return ownership_selectors.describe(found) if found else None
 
 
 def _job_note(saved: Any) -> str:
@@ -107,9 +107,9 @@ def _edit_page(
     initial = _initial_properties(dataset)
     extra: dict[str, Any] = {}
     if not volume:
-        ownership = ownership_services.mountpoint_ownership(dataset.mountpoint)
+        ownership = ownership_selectors.mountpoint_ownership(dataset.mountpoint)
         extra.update(ownership=ownership, folder=ownership is not None)
-        initial.update(ownership_services.describe(ownership) if ownership else {})
+        initial.update(ownership_selectors.describe(ownership) if ownership else {})
     form = form_class(request.POST or None, initial=initial, **extra)
     return _dataset_form_page(
         request,

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -17,33 +16,13 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from nasui.models import Job
 from nasui.services import job_start
 from nasui.validation import fail
-from storage import paths, registry
-from storage.datasets import selectors as dataset_selectors
-from storage.engine import get_engine
+from storage import registry
+from storage.ownership.selectors import MODE_MAX, Ownership, mountpoint_of
 
-MODE_MAX = 0o7777
 _OCTAL = re.compile(r"^0?[0-7]{3,4}$")
 # Files take only the read and write bits: a folder's x means "may enter", a file's "may run",
 # and set-id or sticky bits mean something else again on a file.
 FILE_BITS = 0o666
-
-
-@dataclass(frozen=True)
-class Ownership:
-    """Owner, group and mode of a folder."""
-
-    uid: int
-    gid: int
-    mode: int
-
-    @property
-    def mode_text(self) -> str:
-        """The mode as four octal digits, e.g. 0770."""
-        return f"{self.mode:04o}"
-
-
-# How `zfs create` leaves a new file system's folder.
-ROOT_OWNED = Ownership(0, 0, 0o755)
 
 
 def parse_mode(text: str, field: str = "mode") -> int:
@@ -71,15 +50,6 @@ def wanted_ownership(
     uid = current.uid if owner is None else _account_id(known.users, owner, current.uid, "owner")
     gid = current.gid if group is None else _account_id(known.groups, group, current.gid, "group")
     return Ownership(uid, gid, current.mode if mode is None else parse_mode(mode))
-
-
-def mountpoint_of(name: str) -> str:
-    """The file system's own mountpoint, checked like a share's path."""
-    mountpoint = dataset_selectors.dataset_get(name).mountpoint or ""
-    dataset, problem = paths.shared_dataset(mountpoint)
-    if dataset != name:
-        raise fail("name", problem or f"{name} is not mounted.")
-    return mountpoint
 
 
 def _set(path: str, uid: int, gid: int, mode: int, *, directory: bool) -> None:
@@ -153,38 +123,3 @@ def dataset_permissions_set(
     wanted = Ownership(uid, gid, mode)
     set_mountpoint(name, wanted)
     return start_tree_job(name, wanted, user) if recursive else None
-
-
-def dataset_permissions(name: str) -> tuple[int, int, int] | None:
-    """(uid, gid, mode) of the file system's mountpoint, or None when it is not mounted."""
-    found = mountpoint_ownership(dataset_selectors.dataset_get(name).mountpoint)
-    return (found.uid, found.gid, found.mode) if found else None
-
-
-def mountpoint_ownership(mountpoint: str | None) -> Ownership | None:
-    """Owner, group and mode read from a mountpoint (stat), None when there is none to read."""
-    if not mountpoint or mountpoint in paths.MOUNTPOINT_NONE:
-        return None
-    try:
-        info = os.stat(mountpoint, follow_symlinks=False)
-    except OSError:
-        return None
-    return Ownership(info.st_uid, info.st_gid, info.st_mode & MODE_MAX)
-
-
-def acltype_of(name: str) -> str | None:
-    """The file system's acltype as ZFS reports it (posix or off), None for a zvol."""
-    found = get_engine().get_properties(name, ["acltype"]).get("acltype")
-    return found.value if found and found.value != "-" else None
-
-
-def describe(ownership: Ownership) -> dict[str, str | int]:
-    """Names (or the bare numbers when no account has them) and the octal mode, for display."""
-    known = registry.accounts()
-    return {
-        "owner": registry.name_of(known.users, ownership.uid) or str(ownership.uid),
-        "group": registry.name_of(known.groups, ownership.gid) or str(ownership.gid),
-        "uid": ownership.uid,
-        "gid": ownership.gid,
-        "mode": ownership.mode_text,
-    }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from nasui.jobs import JobReporter, job_task
-from storage.ownership import services
+from storage.ownership import selectors, services
 from storage.smart.tasks import smart_refresh, smart_test_check  # noqa: F401
 
 
@@ -14,7 +14,7 @@ def dataset_permissions(
     reporter: JobReporter, *, name: str, uid: int, gid: int, mode: int
 ) -> dict[str, Any]:
     """Owner and mode on everything below a file system's mountpoint."""
-    mountpoint = services.mountpoint_of(name)
+    mountpoint = selectors.mountpoint_of(name)
     reporter.progress(5, f"Setting owner and mode under {mountpoint}")
     count = services.apply_tree(
         mountpoint, uid, gid, mode, lambda done: reporter.progress(50, f"{done} entries done")

@@ -298,7 +298,7 @@ def test_the_api_creates_a_dataset_with_owner_and_acl_type(admin_client, tank, a
 
 
 def test_an_unmounted_dataset_keeps_its_properties_editable(admin_client, docs, monkeypatch):
-    monkeypatch.setattr("storage.ownership.services.mountpoint_ownership", lambda mountpoint: None)
+    monkeypatch.setattr("storage.ownership.selectors.mountpoint_ownership", lambda mountpoint: None)
     page = admin_client.get("/storage/datasets/tank/docs/edit/").content.decode()
     assert "Not mounted" in page
     assert 'name="mode"' not in page
