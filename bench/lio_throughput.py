@@ -283,10 +283,10 @@ class Initiator:
 
 def export(lio: Any, zvol: str, variant: Variant, size: int) -> None:
     """Export `zvol` as LUN 0 for the initiator: the engine's plan, with the variant's changes."""
-    from sharing.iscsi.desired import DesiredState, LunSpec, PortalSpec, TargetSpec
-    from sharing.iscsi.lio import kernel
-    from sharing.iscsi.lio.state import TPG_TAG
-    from sharing.iscsi.lio.steps import CreateLun, CreateSo, run_step
+    from sharing.iscsi.engine.desired import DesiredState, LunSpec, PortalSpec, TargetSpec
+    from sharing.iscsi.engine.lio import kernel
+    from sharing.iscsi.engine.lio.state import TPG_TAG
+    from sharing.iscsi.engine.lio.steps import CreateLun, CreateSo, run_step
 
     portal = PortalSpec(*PORTAL)
     lun = LunSpec(0, zvol, block_size=variant.lun_block_size, serial="NASUIBENCH0", size=size)
@@ -338,7 +338,7 @@ def disk_facts(dev: str) -> str:
 
 def so_summary() -> str:
     """The exported storage object's plugin and cache-related attributes."""
-    from sharing.iscsi.lio import kernel
+    from sharing.iscsi.engine.lio import kernel
 
     root = kernel.root()
     parts = []
@@ -470,7 +470,7 @@ def summary(results: dict[str, dict[str, Pair]]) -> None:
 
 def probe_block_wce() -> str:
     """Whether LIO lets the panel turn on emulate_write_cache on an iblock (zvol) object."""
-    from sharing.iscsi.lio import kernel
+    from sharing.iscsi.engine.lio import kernel
 
     rts = kernel.rtslib()
     for so in kernel.root().storage_objects:
@@ -486,7 +486,7 @@ def probe_block_wce() -> str:
 
 
 def bench(args: argparse.Namespace) -> None:
-    from sharing.iscsi.lio import LioEngine
+    from sharing.iscsi.engine.lio import LioEngine
 
     wanted = args.variants.split(",") if args.variants else [v.key for v in VARIANTS]
     variants = [v for v in VARIANTS if v.key in wanted]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sharing.iscsi.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
-from sharing.iscsi.errors import InvalidSpec
+from sharing.iscsi.engine.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
+from sharing.iscsi.engine.errors import InvalidSpec
 from sharing.models import AuthGroup, AuthMethod, IscsiSettings, Target, TargetGroup
 from sharing.selectors import portal_list, target_list
 from sharing.validation import target_iqn

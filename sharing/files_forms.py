@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 
 from nasui.forms import StyledForm
-from sharing.accounts.desired import NAME_RULE
+from sharing.accounts.engine.desired import NAME_RULE
 from sharing.models import LocalGroup, LocalUser, NfsShare
 from sharing.services.accounts import PASSWORD_MAX, PASSWORD_MIN
 

@@ -17,12 +17,12 @@ from nasui.lib.switch import ServiceSwitch, UnknownAction, check_action
 from sharing.apply_lock import configuration_lock
 from sharing.files_state import build_accounts, build_nfs_state, build_smb_state
 from sharing.models import NfsSettings, SmbSettings
-from sharing.nfs.errors import NfsEngineError
-from sharing.smb.errors import SmbEngineError
+from sharing.nfs.engine.errors import NfsEngineError
+from sharing.smb.engine.errors import SmbEngineError
 
 if TYPE_CHECKING:
-    from sharing.nfs.engine import NfsEngine
-    from sharing.smb.engine import SmbEngine
+    from sharing.nfs.engine.server import NfsEngine
+    from sharing.smb.engine.server import SmbEngine
 
 log = logging.getLogger(__name__)
 LOCK = "files"  # the apply lock of accounts, SMB and NFS (sharing.apply_lock)
@@ -43,8 +43,8 @@ def smb_engine() -> SmbEngine:
     In system mode the engine also keeps the machine's accounts in step (a record on the
     data partition says which ones the panel made).
     """
-    from sharing.accounts.system import SystemAccounts
-    from sharing.smb.engine import SmbEngine
+    from sharing.accounts.engine.system import SystemAccounts
+    from sharing.smb.engine.server import SmbEngine
 
     run_dir = Path(settings.DATA_DIR) / "smb"
     if settings.NASUI_SMB_MODE == "system":
@@ -76,7 +76,7 @@ def nfs_engine() -> NfsEngine | None:
     """The kernel NFS server's engine, or None where exports are kept but not served."""
     if settings.NASUI_NFS != "kernel":
         return None
-    from sharing.nfs.engine import NfsEngine
+    from sharing.nfs.engine.server import NfsEngine
 
     return NfsEngine()
 

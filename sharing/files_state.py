@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import logging
 
-from sharing.accounts.desired import Accounts, GroupSpec, UserSpec
+from sharing.accounts.engine.desired import Accounts, GroupSpec, UserSpec
 from sharing.models import LocalGroup, LocalUser, NfsSettings, NfsShare, SmbSettings, SmbShare
-from sharing.nfs.desired import NfsExportSpec, NfsState
+from sharing.nfs.engine.desired import NfsExportSpec, NfsState
 from sharing.selectors import dataset_path
-from sharing.smb.desired import SmbGlobals, SmbShareSpec, SmbState
+from sharing.smb.engine.desired import SmbGlobals, SmbShareSpec, SmbState
 
 log = logging.getLogger(__name__)
 

@@ -15,9 +15,9 @@ from django.conf import settings
 from nasui.lib.switch import ServiceSwitch, UnknownAction, check_action
 from sharing.apply_lock import configuration_lock
 from sharing.desired_state import build_desired_state
-from sharing.iscsi.base import ChangeReport, IscsiEngine
-from sharing.iscsi.desired import DesiredState
-from sharing.iscsi.errors import InvalidSpec, IscsiError
+from sharing.iscsi.engine.base import ChangeReport, IscsiEngine
+from sharing.iscsi.engine.desired import DesiredState
+from sharing.iscsi.engine.errors import InvalidSpec, IscsiError
 from sharing.models import IscsiSettings, TargetExtent
 from sharing.validation import target_iqn
 from storage import paths
@@ -53,12 +53,12 @@ def engine() -> IscsiEngine:
     state = Path(settings.DATA_DIR) / choice
     state.mkdir(parents=True, exist_ok=True)
     if choice == "lio":
-        from sharing.iscsi.lio import LioEngine
+        from sharing.iscsi.engine.lio import LioEngine
 
         # LIO forgets its configuration at reboot: the engine saves it here and restores it
         lio: IscsiEngine = LioEngine(save_file=state / "saveconfig.json")
         return lio
-    from sharing.iscsi.tgt import TgtEngine
+    from sharing.iscsi.engine.tgt import TgtEngine
 
     tgt: IscsiEngine = TgtEngine(state_dir=state)
     return tgt
@@ -72,10 +72,10 @@ def engine_name() -> str:
 def _rules() -> ModuleType:
     """The running engine's rules module (importable without the engine's own libraries)."""
     if engine_choice() == "lio":
-        from sharing.iscsi.lio import rules as lio_rules
+        from sharing.iscsi.engine.lio import rules as lio_rules
 
         return lio_rules
-    from sharing.iscsi.tgt import rules as tgt_rules
+    from sharing.iscsi.engine.tgt import rules as tgt_rules
 
     return tgt_rules
 

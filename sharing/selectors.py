@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Prefetch, Q, QuerySet
 
-from sharing.iscsi import desired
+from sharing.iscsi.engine import desired
 from sharing.models import (
     AuthGroup,
     Extent,

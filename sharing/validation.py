@@ -6,10 +6,10 @@ import re
 from typing import Any
 
 from nasui.validation import fail
-from sharing.accounts.desired import NAME_RULE, AccountError
-from sharing.accounts.desired import check_name as check_account_name
-from sharing.iscsi import desired, iqn
-from sharing.iscsi.errors import InvalidSpec
+from sharing.accounts.engine.desired import NAME_RULE, AccountError
+from sharing.accounts.engine.desired import check_name as check_account_name
+from sharing.iscsi.engine import desired, iqn
+from sharing.iscsi.engine.errors import InvalidSpec
 from storage.datasets.selectors import filesystem_names
 
 TARGET_NAME_RE = re.compile(r"^[-a-z0-9.:]+$")

@@ -1,1 +1,1 @@
-"""Local users and groups as the file servers see them (plain Python, no Django)."""
+"""Local users and groups: the accounts file shares admit (the panel's own login is separate)."""

@@ -1,1 +1,1 @@
-"""The NFS file server (the kernel's nfsd): desired exports, exports file, exportfs (no Django)."""
+"""NFS: the server's settings and exports of datasets, served by the kernel's nfsd."""

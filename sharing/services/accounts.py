@@ -11,7 +11,7 @@ from django.utils import timezone
 from nasui.validation import fail, refusal
 from sharing import files_runtime
 from sharing import validation as v
-from sharing.accounts.desired import ID_MAX, ID_MIN
+from sharing.accounts.engine.desired import ID_MAX, ID_MIN
 from sharing.models import LocalGroup, LocalUser
 from sharing.services.files_apply import files_saved_and_applied
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from nasui.validation import fail
 from sharing.models import LocalGroup, LocalUser, NfsSettings, NfsShare
-from sharing.nfs.desired import NfsError, normalize_host, normalize_network
+from sharing.nfs.engine.desired import NfsError, normalize_host, normalize_network
 from sharing.services.files_apply import files_saved_and_applied
 from storage import paths
 

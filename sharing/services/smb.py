@@ -9,7 +9,7 @@ from nasui.validation import fail
 from sharing import validation as v
 from sharing.models import LocalGroup, LocalUser, SmbSettings, SmbShare
 from sharing.services.files_apply import files_saved_and_applied
-from sharing.smb.desired import SHARE_NAME_RULE, SmbError, SmbGlobals, SmbShareSpec
+from sharing.smb.engine.desired import SHARE_NAME_RULE, SmbError, SmbGlobals, SmbShareSpec
 from storage import paths
 
 # Each on/off setting of a share with its default (as in the model).

@@ -1,1 +1,1 @@
-"""The SMB file server (Samba): desired state, smb.conf rendering, the smbd it runs (no Django)."""
+"""SMB: the server's settings and shares of datasets, served by Samba."""

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 import pytest
 
 from sharing import files_runtime, files_state, runtime
-from sharing.iscsi.base import ChangeReport, Session
-from sharing.iscsi.desired import DesiredState
-from sharing.iscsi.errors import EngineFailure
-from sharing.smb.desired import SmbState
+from sharing.iscsi.engine.base import ChangeReport, Session
+from sharing.iscsi.engine.desired import DesiredState
+from sharing.iscsi.engine.errors import EngineFailure
+from sharing.smb.engine.desired import SmbState
 from tests.iscsi.live_tools import require_if_marked
 
 

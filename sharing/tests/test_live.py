@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from sharing import runtime
-from sharing.iscsi.errors import EngineFailure
+from sharing.iscsi.engine.errors import EngineFailure
 from storage.engine import get_engine
 from tests.iscsi.iscsi_clients import Result, discover, qemu_io, read_capacity, url
 
@@ -268,8 +268,8 @@ def test_growing_a_shared_zvol_reaches_the_initiator_at_once(admin_client, share
 def test_an_apply_failing_at_its_third_step_leaves_database_and_target_as_before(
     admin_client, shared, target_service, monkeypatch
 ):
-    from sharing.iscsi.tgt import TgtEngine
-    from sharing.iscsi.tgt.steps import run_step as real_run_step
+    from sharing.iscsi.engine.tgt import TgtEngine
+    from sharing.iscsi.engine.tgt.steps import run_step as real_run_step
     from sharing.models import Target
 
     tgt = runtime.engine()
@@ -283,7 +283,7 @@ def test_an_apply_failing_at_its_third_step_leaves_database_and_target_as_before
             raise EngineFailure("injected failure", argv=list(step.args), returncode=22)
         return real_run_step(tgtadm, step, records)
 
-    monkeypatch.setattr("sharing.iscsi.tgt.engine.run_step", third_fails)
+    monkeypatch.setattr("sharing.iscsi.engine.tgt.engine.run_step", third_fails)
     group = {"portal": shared["portal"]["id"], "auth_method": "none"}
     response = admin_client.post(
         "/api/sharing/iscsi/targets/", {"name": "second", "groups": [group]}, content_type=JSON

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sharing import runtime
-from sharing.iscsi.lio import LioEngine
-from sharing.iscsi.tgt import TgtEngine
+from sharing.iscsi.engine.lio import LioEngine
+from sharing.iscsi.engine.tgt import TgtEngine
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ import pytest
 
 from sharing import files_runtime, runtime
 from sharing.models import IscsiSettings, NfsSettings, SmbSettings
-from sharing.smb.errors import SmbEngineError
+from sharing.smb.engine.errors import SmbEngineError
 
 pytestmark = pytest.mark.django_db
 JSON = "application/json"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from nasui.lib.net import free_loopback_port
-from sharing.iscsi.desired import PortalSpec
-from sharing.iscsi.tgt import TgtEngine
+from sharing.iscsi.engine.desired import PortalSpec
+from sharing.iscsi.engine.tgt import TgtEngine
 from tests.iscsi.live_tools import require_if_marked, require_tools
 
 FIXTURES = Path(__file__).parent / "fixtures"

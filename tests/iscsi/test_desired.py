@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sharing.iscsi.desired import (
+from sharing.iscsi.engine.desired import (
     ChapSpec,
     DesiredState,
     LunSpec,
@@ -14,8 +14,8 @@ from sharing.iscsi.desired import (
     lowest_free_lun,
     normalize_network,
 )
-from sharing.iscsi.errors import InvalidSpec
-from sharing.iscsi.iqn import (
+from sharing.iscsi.engine.errors import InvalidSpec
+from sharing.iscsi.engine.iqn import (
     is_valid_name,
     join_target_name,
     validate_eui,

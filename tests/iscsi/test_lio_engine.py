@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from sharing.iscsi.desired import DesiredState, PortalSpec, TargetSpec
-from sharing.iscsi.errors import EngineFailure
-from sharing.iscsi.lio import LioEngine, backing, engine, kernel, parsing
-from sharing.iscsi.lio.rules import so_name
-from sharing.iscsi.lio.state import SoState
-from sharing.iscsi.lio.steps import CreateSo, SetUnmap, run_step
+from sharing.iscsi.engine.desired import DesiredState, PortalSpec, TargetSpec
+from sharing.iscsi.engine.errors import EngineFailure
+from sharing.iscsi.engine.lio import LioEngine, backing, engine, kernel, parsing
+from sharing.iscsi.engine.lio.rules import so_name
+from sharing.iscsi.engine.lio.state import SoState
+from sharing.iscsi.engine.lio.steps import CreateSo, SetUnmap, run_step
 
 IQN = "iqn.2005-10.org.nasui:t1"
 PORTAL = PortalSpec("127.0.0.1", 3260)

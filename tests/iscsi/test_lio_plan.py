@@ -10,12 +10,18 @@ import dataclasses
 
 import pytest
 
-from sharing.iscsi.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
-from sharing.iscsi.errors import UnsupportedByEngine
-from sharing.iscsi.lio import LioEngine
-from sharing.iscsi.lio.plan import plan
-from sharing.iscsi.lio.rules import default_serial, plugin_for, so_name, validate, wanted_state
-from sharing.iscsi.lio.state import (
+from sharing.iscsi.engine.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
+from sharing.iscsi.engine.errors import UnsupportedByEngine
+from sharing.iscsi.engine.lio import LioEngine
+from sharing.iscsi.engine.lio.plan import plan
+from sharing.iscsi.engine.lio.rules import (
+    default_serial,
+    plugin_for,
+    so_name,
+    validate,
+    wanted_state,
+)
+from sharing.iscsi.engine.lio.state import (
     AUTHENTICATION,
     DEMO_MODE_WRITE_PROTECT,
     GENERATE_NODE_ACLS,
@@ -23,7 +29,7 @@ from sharing.iscsi.lio.state import (
     LioState,
     MappedLun,
 )
-from sharing.iscsi.lio.steps import CreateSo, DeleteSo, SetTpgAttribute, SetUnmap, Step
+from sharing.iscsi.engine.lio.steps import CreateSo, DeleteSo, SetTpgAttribute, SetUnmap, Step
 
 IQN = "iqn.2005-10.org.nasui:t1"
 IQN2 = "iqn.2005-10.org.nasui:t2"

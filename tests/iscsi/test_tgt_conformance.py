@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sharing.iscsi.desired import DesiredState, LunSpec, TargetSpec
+from sharing.iscsi.engine.desired import DesiredState, LunSpec, TargetSpec
 from tests.iscsi.iscsi_clients import (
     SCSI_FAMILIES,
     CuSummary,

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from sharing.iscsi.desired import DesiredState, LunSpec, PortalSpec, TargetSpec
-from sharing.iscsi.tgt.parsing import parse_targets
+from sharing.iscsi.engine.desired import DesiredState, LunSpec, PortalSpec, TargetSpec
+from sharing.iscsi.engine.tgt.parsing import parse_targets
 from tests.iscsi.iscsi_clients import INITIATOR, read_capacity, url
 
 pytestmark = pytest.mark.iscsi

@@ -12,14 +12,14 @@ import pytest
 
 from nasui.lib.net import free_loopback_port
 from nasui.lib.processes import is_alive
-from sharing.iscsi.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
-from sharing.iscsi.errors import (
+from sharing.iscsi.engine.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
+from sharing.iscsi.engine.errors import (
     BackingStoreMissing,
     EngineFailure,
     EngineStartFailed,
     EngineUnavailable,
 )
-from sharing.iscsi.tgt import TgtEngine
+from sharing.iscsi.engine.tgt import TgtEngine
 from tests.iscsi.iscsi_clients import INITIATOR, discover, image_opts, qemu_io, run, url
 
 pytestmark = pytest.mark.iscsi

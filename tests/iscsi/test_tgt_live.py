@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sharing.iscsi.desired import ChapSpec, DesiredState, LunSpec, TargetSpec
-from sharing.iscsi.errors import UnsupportedByEngine
+from sharing.iscsi.engine.desired import ChapSpec, DesiredState, LunSpec, TargetSpec
+from sharing.iscsi.engine.errors import UnsupportedByEngine
 from tests.iscsi.iscsi_clients import (
     INITIATOR,
     discover,

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from sharing.iscsi.tgt.parsing import (
+from sharing.iscsi.engine.tgt.parsing import (
     parse_accounts,
     parse_portals,
     parse_system_state,
     parse_targets,
 )
-from sharing.iscsi.tgt.state import tgt_size_mb
+from sharing.iscsi.engine.tgt.state import tgt_size_mb
 
 
 def test_it_parses_targets_with_luns_accounts_and_acls(fixture_text):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from sharing.iscsi.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
-from sharing.iscsi.tgt.plan import plan
-from sharing.iscsi.tgt.records import Records, lun_key
-from sharing.iscsi.tgt.state import RunningState, TgtLun, TgtTarget, tgt_size_mb
-from sharing.iscsi.tgt.steps import Step
+from sharing.iscsi.engine.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
+from sharing.iscsi.engine.tgt.plan import plan
+from sharing.iscsi.engine.tgt.records import Records, lun_key
+from sharing.iscsi.engine.tgt.state import RunningState, TgtLun, TgtTarget, tgt_size_mb
+from sharing.iscsi.engine.tgt.steps import Step
 
 IQN = "iqn.2024-01.org.nasui:disk"
 CLIENT = "iqn.1991-05.com.microsoft:pc"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from sharing.iscsi.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
-from sharing.iscsi.errors import UnsupportedByEngine, redact
-from sharing.iscsi.tgt.rules import acl_entries, acl_option, network_entries, validate
+from sharing.iscsi.engine.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
+from sharing.iscsi.engine.errors import UnsupportedByEngine, redact
+from sharing.iscsi.engine.tgt.rules import acl_entries, acl_option, network_entries, validate
 
 IQN = "iqn.2005-10.org.freenas.ctl:disk"
 CLIENT = "iqn.1991-05.com.microsoft:pc"

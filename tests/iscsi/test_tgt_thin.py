@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from sharing.iscsi.desired import DesiredState, LunSpec, TargetSpec
+from sharing.iscsi.engine.desired import DesiredState, LunSpec, TargetSpec
 from tests.iscsi.iscsi_clients import qemu_io, read_capacity, url, vpd_page
 
 pytestmark = pytest.mark.iscsi

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sharing.nfs.desired import NfsError, NfsExportSpec, NfsState
+from sharing.nfs.engine.desired import NfsError, NfsExportSpec, NfsState
 
 
 def test_it_normalises_networks_to_cidr_and_sorts_them() -> None:

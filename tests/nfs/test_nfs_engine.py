@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from sharing.nfs.desired import NfsExportSpec, NfsState
-from sharing.nfs.engine import NfsEngine, split_complaints
-from sharing.nfs.errors import ExportsRejected, NfsCommandFailed, NfsUnavailable
+from sharing.nfs.engine.desired import NfsExportSpec, NfsState
+from sharing.nfs.engine.errors import ExportsRejected, NfsCommandFailed, NfsUnavailable
+from sharing.nfs.engine.server import NfsEngine, split_complaints
 
 # Records every call and the exports file it saw. Like the real one it refuses a path that
 # does not exist on stderr with exit status 0, and a bad entry with exit status 1; it always

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sharing.nfs.desired import NfsError, NfsExportSpec, NfsState
-from sharing.nfs.render import HEADER, export_line, quote_path, render, render_nfs_conf
+from sharing.nfs.engine.desired import NfsError, NfsExportSpec, NfsState
+from sharing.nfs.engine.render import HEADER, export_line, quote_path, render, render_nfs_conf
 
 BASE = "sync,no_subtree_check"
 

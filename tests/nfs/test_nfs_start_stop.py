@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from sharing.nfs.engine import START, STOP, NfsEngine
-from sharing.nfs.errors import NfsCommandFailed
+from sharing.nfs.engine.errors import NfsCommandFailed
+from sharing.nfs.engine.server import START, STOP, NfsEngine
 
 
 def engine(tmp_path: Path, *, status: int = 0) -> NfsEngine:

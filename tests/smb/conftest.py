@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from nasui.lib.net import free_loopback_port
-from sharing.accounts.desired import Accounts, GroupSpec, UserSpec
-from sharing.smb.desired import SmbGlobals, SmbShareSpec, SmbState
-from sharing.smb.engine import SmbApplyReport, SmbEngine
-from sharing.smb.passdb import make_nt_hash
+from sharing.accounts.engine.desired import Accounts, GroupSpec, UserSpec
+from sharing.smb.engine.desired import SmbGlobals, SmbShareSpec, SmbState
+from sharing.smb.engine.passdb import make_nt_hash
+from sharing.smb.engine.server import SmbApplyReport, SmbEngine
 from tests.smb.live_tools import require_live
 from tests.smb.smb_clients import SmbClient
 

@@ -13,9 +13,9 @@ import shutil
 
 import pytest
 
-from sharing.smb.check import check_vfs_modules
-from sharing.smb.errors import ConfigRejected
-from sharing.smb.tools import find_binary
+from sharing.smb.engine.check import check_vfs_modules
+from sharing.smb.engine.errors import ConfigRejected
+from sharing.smb.engine.tools import find_binary
 
 # Each program the live tests run, and the Debian package that ships it.
 PROGRAMS = {

@@ -6,9 +6,9 @@ import subprocess
 
 import pytest
 
-from sharing.accounts.desired import AccountError, Accounts, GroupSpec, UserSpec
-from sharing.accounts.files import FilesAccounts, render_group, render_passwd
-from sharing.smb.wrappers import wrapped_env
+from sharing.accounts.engine.desired import AccountError, Accounts, GroupSpec, UserSpec
+from sharing.accounts.engine.files import FilesAccounts, render_group, render_passwd
+from sharing.smb.engine.wrappers import wrapped_env
 
 ACCOUNTS = Accounts(
     users=(

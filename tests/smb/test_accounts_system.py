@@ -10,9 +10,9 @@ import json
 
 import pytest
 
-from sharing.accounts.desired import AccountError, Accounts, GroupSpec, UserSpec
-from sharing.accounts.errors import AccountConflict, AccountsCommandFailed
-from sharing.accounts.system import SystemAccounts
+from sharing.accounts.engine.desired import AccountError, Accounts, GroupSpec, UserSpec
+from sharing.accounts.engine.errors import AccountConflict, AccountsCommandFailed
+from sharing.accounts.engine.system import SystemAccounts
 
 PASSWD = """root:x:0:0:root:/root:/bin/bash
 nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin

@@ -9,10 +9,10 @@ import pytest
 
 from nasui.lib.net import free_loopback_port
 from nasui.lib.processes import is_alive
-from sharing.smb import engine as engine_module
-from sharing.smb.desired import SmbGlobals, SmbShareSpec, SmbState
-from sharing.smb.errors import ConfigRejected, SmbStartFailed, SmbUnavailable
-from sharing.smb.render import render
+from sharing.smb.engine import server as engine_module
+from sharing.smb.engine.desired import SmbGlobals, SmbShareSpec, SmbState
+from sharing.smb.engine.errors import ConfigRejected, SmbStartFailed, SmbUnavailable
+from sharing.smb.engine.render import render
 from tests.smb.conftest import PASSWORDS, make_accounts
 
 pytestmark = pytest.mark.smb

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from nasui.lib.net import free_loopback_port
-from sharing.accounts.desired import Accounts
-from sharing.smb import wrappers
-from sharing.smb.desired import SmbGlobals, SmbState
-from sharing.smb.engine import SmbEngine
-from sharing.smb.errors import NotConfigured, SmbEngineError, SmbUnavailable
+from sharing.accounts.engine.desired import Accounts
+from sharing.smb.engine import wrappers
+from sharing.smb.engine.desired import SmbGlobals, SmbState
+from sharing.smb.engine.errors import NotConfigured, SmbEngineError, SmbUnavailable
+from sharing.smb.engine.server import SmbEngine
 from tests.smb.conftest import make_accounts
 
 

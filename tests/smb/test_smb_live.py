@@ -7,7 +7,7 @@ import os
 import pytest
 from smbprotocol.exceptions import LogonFailure, SMBOSError
 
-from sharing.smb.desired import SmbShareSpec
+from sharing.smb.engine.desired import SmbShareSpec
 from tests.smb.conftest import PASSWORDS, make_accounts
 from tests.smb.smb_clients import list_dir, read_file, smbprotocol_session, write_file
 

@@ -6,9 +6,9 @@ import subprocess
 
 import pytest
 
-from sharing.accounts.desired import Accounts, GroupSpec, UserSpec
-from sharing.smb import passdb
-from sharing.smb.errors import PasswordRefused
+from sharing.accounts.engine.desired import Accounts, GroupSpec, UserSpec
+from sharing.smb.engine import passdb
+from sharing.smb.engine.errors import PasswordRefused
 
 HASH = "8846F7EAEE8FB117AD06BDD830B7586C"  # the NT hash of "password" (MS-NLMP test vector)
 GROUPS = (GroupSpec("users", 1000),)

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from sharing.accounts.desired import Accounts, GroupSpec, UserSpec
-from sharing.smb.desired import SmbError, SmbGlobals, SmbShareSpec, SmbState
-from sharing.smb.engine import SmbEngine
-from sharing.smb.layout import SmbLayout
-from sharing.smb.render import SNAPSHOT_FORMAT, render, setting
+from sharing.accounts.engine.desired import Accounts, GroupSpec, UserSpec
+from sharing.smb.engine.desired import SmbError, SmbGlobals, SmbShareSpec, SmbState
+from sharing.smb.engine.layout import SmbLayout
+from sharing.smb.engine.render import SNAPSHOT_FORMAT, render, setting
+from sharing.smb.engine.server import SmbEngine
 
 RUN = Path("/srv/nasui/smb")
 ACCOUNTS = Accounts(

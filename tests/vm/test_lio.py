@@ -19,10 +19,10 @@ import pytest
 from vmhelpers import ask_host as ask_helper
 from vmhelpers import assert_all_ok, destroy_quietly, sync_pool, wait_for, wipe
 
-from sharing.iscsi.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
-from sharing.iscsi.errors import UnsupportedByEngine
-from sharing.iscsi.lio import LioEngine
-from sharing.iscsi.lio.rules import so_name
+from sharing.iscsi.engine.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
+from sharing.iscsi.engine.errors import UnsupportedByEngine
+from sharing.iscsi.engine.lio import LioEngine
+from sharing.iscsi.engine.lio.rules import so_name
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
 from tests.iscsi.iscsi_clients import SCSI_FAMILIES

@@ -28,9 +28,9 @@ import pytest
 from vmhelpers import ask_host as ask_helper
 from vmhelpers import assert_all_ok
 
-from sharing.nfs.desired import NfsExportSpec, NfsState
-from sharing.nfs.engine import NfsEngine
-from sharing.nfs.errors import ExportsRejected
+from sharing.nfs.engine.desired import NfsExportSpec, NfsState
+from sharing.nfs.engine.errors import ExportsRejected
+from sharing.nfs.engine.server import NfsEngine
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
 

@@ -23,10 +23,10 @@ from typing import Any
 import pytest
 from vmhelpers import ask_host
 
-from sharing.accounts.desired import Accounts, GroupSpec, UserSpec
-from sharing.smb import daemon as smb_daemon
-from sharing.smb.desired import SmbGlobals, SmbShareSpec, SmbState
-from sharing.smb.engine import SmbEngine
+from sharing.accounts.engine.desired import Accounts, GroupSpec, UserSpec
+from sharing.smb.engine import daemon as smb_daemon
+from sharing.smb.engine.desired import SmbGlobals, SmbShareSpec, SmbState
+from sharing.smb.engine.server import SmbEngine
 from storage.zfs import naming
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
