@@ -212,7 +212,7 @@ def target_service(settings, tmp_path: Path) -> Iterator[int]:
     """The panel's own tgt engine in a private data dir, started like the supervisor does."""
     settings.DATA_DIR = tmp_path / "data"
     settings.NASUI_ISCSI_ENGINE = "tgt"
-    from sharing import runtime
+    from sharing.iscsi import runtime
 
     runtime.engine.cache_clear()
     port = free_loopback_port()
@@ -231,7 +231,7 @@ def smb_service(settings, tmp_path: Path) -> Iterator[int]:
     settings.DATA_DIR = tmp_path / "data"
     settings.NASUI_SMB_MODE = "wrapped"
     settings.NASUI_SMB_PORT = free_loopback_port()
-    from sharing import files_runtime
+    from sharing.smb import runtime as files_runtime
 
     files_runtime.smb_engine.cache_clear()
     files_runtime.control("start")

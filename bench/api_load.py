@@ -51,7 +51,7 @@ ENDPOINTS = (
 SETUP = """
 from django.contrib.auth.models import User
 from nasui import services
-from sharing import services as sharing
+from sharing.iscsi import services as sharing
 from storage.datasets import services as storage
 from storage.engine import get_engine
 from storage.zfs.base import PoolLayout

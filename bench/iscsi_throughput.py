@@ -48,7 +48,8 @@ def setup() -> tuple[int, Path]:
     django.setup()
     from django.core.management import call_command
 
-    from sharing import runtime, services, wizard
+    from sharing.iscsi import runtime, services
+    from sharing.iscsi.services import wizard
     from storage.engine import get_engine
     from storage.zfs.base import PoolLayout
 
@@ -102,7 +103,7 @@ def main() -> None:
             figures = [rate(count, size, t) for t in (t_iscsi, t_file)]
             print(f"{label:18} {figures[0]:>22} {figures[1]:>22} {t_file / t_iscsi:6.2f}x")
     finally:
-        from sharing import runtime
+        from sharing.iscsi import runtime
 
         runtime.engine().stop()
 

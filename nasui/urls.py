@@ -12,9 +12,9 @@ from monitoring.alerting.api_urls import urlpatterns as alerts_api_urls
 from monitoring.api.urls import urlpatterns as monitoring_api_urls
 from nasui import views
 from nasui.api import urls as api_urls
-from sharing.api.files_urls import urlpatterns as files_api_urls
-from sharing.api.services_urls import urlpatterns as services_api_urls
-from sharing.api.urls import urlpatterns as sharing_api_urls
+from sharing.accounts.urls_api_tmp import urlpatterns as files_api_urls
+from sharing.control.urls_api_tmp import urlpatterns as services_api_urls
+from sharing.iscsi.urls_api_tmp import urlpatterns as sharing_api_urls
 from storage.api_urls import urlpatterns as storage_api_urls
 
 # DRF marks its views login_not_required and authenticates them itself (token or session).
@@ -54,7 +54,7 @@ urlpatterns = [
     ),
     path("storage/", include("storage.urls")),
     path("sharing/", include("sharing.urls")),
-    path("services/", include("sharing.services_urls")),
+    path("services/", include("sharing.control.urls")),
     path("monitoring/", include("monitoring.urls")),
     path("alerts/", include("monitoring.alerting.urls")),
     path("advisor/", include("advisor.urls")),

@@ -11,7 +11,7 @@ log = logging.getLogger(__name__)
 
 def iscsi_extent_holders(zfs_name: str, include_children: bool) -> list[Holder]:
     """The iSCSI extents backed by this zvol (or, with include_children, by any zvol below)."""
-    from sharing.selectors import extents_using  # models load only once apps are ready
+    from sharing.iscsi.selectors import extents_using  # models load only once apps are ready
 
     return [
         Holder("iSCSI extent", name) for name in extents_using(zfs_name, prefix=include_children)
@@ -20,7 +20,7 @@ def iscsi_extent_holders(zfs_name: str, include_children: bool) -> list[Holder]:
 
 def refresh_grown_luns(zvol: str) -> None:
     """Make every LUN over this zvol announce its new capacity to initiators, within seconds."""
-    from sharing import runtime
+    from sharing.iscsi import runtime
 
     try:
         runtime.refresh_luns_of(zvol)
@@ -31,14 +31,14 @@ def refresh_grown_luns(zvol: str) -> None:
 
 def smb_share_holders(zfs_name: str, include_children: bool) -> list[Holder]:
     """The SMB shares of this dataset (or, with include_children, of any dataset below)."""
-    from sharing.selectors import smb_shares_of  # models load only once apps are ready
+    from sharing.iscsi.selectors import smb_shares_of  # models load only once apps are ready
 
     return [Holder("SMB share", name) for name in smb_shares_of(zfs_name, prefix=include_children)]
 
 
 def nfs_share_holders(zfs_name: str, include_children: bool) -> list[Holder]:
     """The NFS exports of this dataset (or, with include_children, of any dataset below)."""
-    from sharing.selectors import nfs_shares_of  # models load only once apps are ready
+    from sharing.iscsi.selectors import nfs_shares_of  # models load only once apps are ready
 
     return [Holder("NFS export", name) for name in nfs_shares_of(zfs_name, prefix=include_children)]
 

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from sharing.views import files, pages
+from sharing.accounts import views as files
+from sharing.iscsi import views as pages
 
 app_name = "sharing"
 urlpatterns = [

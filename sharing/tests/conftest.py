@@ -7,10 +7,12 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from sharing import files_runtime, files_state, runtime
+from sharing.iscsi import runtime
 from sharing.iscsi.engine.base import ChangeReport, Session
 from sharing.iscsi.engine.desired import DesiredState
 from sharing.iscsi.engine.errors import EngineFailure
+from sharing.smb import runtime as files_runtime
+from sharing.smb import selectors as files_state
 from sharing.smb.engine.desired import SmbState
 from tests.iscsi.live_tools import require_if_marked
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
+from sharing.accounts import services as accounts
 from sharing.models import LocalGroup, LocalUser
-from sharing.services import accounts
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "correct horse 1"

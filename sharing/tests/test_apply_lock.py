@@ -14,11 +14,13 @@ from typing import Any
 import pytest
 from django.db import connections, transaction
 
-from sharing import files_runtime, files_state, runtime
-from sharing.apply_lock import configuration_lock
+from sharing.apply import configuration_lock
+from sharing.apply_tmp import saved_and_applied
+from sharing.files_apply_tmp import files_saved_and_applied
+from sharing.iscsi import runtime
 from sharing.models import AuthGroup, AuthMethod, IscsiSettings, SmbSettings
-from sharing.services.apply import saved_and_applied
-from sharing.services.files_apply import files_saved_and_applied
+from sharing.smb import runtime as files_runtime
+from sharing.smb import selectors as files_state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from sharing import services
+from sharing.iscsi import services
 from sharing.models import AuthGroup, IscsiSettings
 
 pytestmark = pytest.mark.django_db

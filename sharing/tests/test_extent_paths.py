@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
-from sharing import services
+from sharing.iscsi import services
 from sharing.models import Extent
 from storage.engine import get_engine
 
@@ -91,7 +91,7 @@ def test_under_a_dataset_mounted_at_root_system_files_are_still_refused(monkeypa
 
 
 def test_a_link_swapped_in_after_creation_is_never_handed_to_the_target(fake_target, media):
-    from sharing import runtime
+    from sharing.iscsi import runtime
 
     image = media / "disk.img"
     extent = services.extent_create(name="img", kind="file", path=str(image))

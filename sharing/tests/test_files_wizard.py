@@ -7,9 +7,9 @@ import os
 import pytest
 from django.core.exceptions import ValidationError
 
-from sharing import files_wizard
+from sharing.accounts import services as accounts
+from sharing.files import wizard_tmp as files_wizard
 from sharing.models import LocalGroup, LocalUser, SmbShare
-from sharing.services import accounts
 from storage.datasets import selectors as storage
 
 pytestmark = pytest.mark.django_db

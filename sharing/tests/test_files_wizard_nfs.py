@@ -7,9 +7,10 @@ import os
 import pytest
 from django.core.exceptions import ValidationError
 
-from sharing import files_wizard
+from sharing.accounts import services as accounts
+from sharing.files import wizard_tmp as files_wizard
 from sharing.models import LocalGroup, LocalUser, NfsShare, SmbShare
-from sharing.services import accounts, nfs
+from sharing.nfs import services as nfs
 from storage.datasets import selectors as storage
 from storage.datasets import services as storage_services
 from storage.ownership import services as permissions

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sharing import services
 from sharing.holders import iscsi_extent_holders
+from sharing.iscsi import services
 from storage.engine import get_engine
 from storage.registry import Holder, holders_of
 

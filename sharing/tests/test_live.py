@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from sharing import runtime
+from sharing.iscsi import runtime
 from sharing.iscsi.engine.errors import EngineFailure
 from storage.engine import get_engine
 from tests.iscsi.iscsi_clients import Result, discover, qemu_io, read_capacity, url

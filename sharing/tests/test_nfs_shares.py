@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from sharing import files_state
+from sharing.accounts import services as accounts
 from sharing.models import NfsShare
-from sharing.services import accounts, nfs
+from sharing.nfs import services as nfs
+from sharing.smb import selectors as files_state
 from storage.datasets import selectors as storage
 from storage.datasets import services as storage_services
 

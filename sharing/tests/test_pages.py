@@ -110,7 +110,7 @@ def test_chap_without_an_auth_group_is_said_at_the_auth_group_field(client):
 
 
 def test_the_lun_form_offers_only_extents_not_yet_mapped(client, zvol):
-    from sharing import services
+    from sharing.iscsi import services
 
     portal = services.portal_create(addresses=["127.0.0.1"])
     target = services.target_create(name="disk", groups=[{"portal": portal}])
@@ -122,7 +122,7 @@ def test_the_lun_form_offers_only_extents_not_yet_mapped(client, zvol):
 
 
 def test_stop_and_restart_ask_first_and_start_does_not(client, monkeypatch):
-    from sharing import runtime
+    from sharing.iscsi import runtime
 
     status = {"engine": "tgt", "running": True, "sessions": [], "actions": ["stop", "restart"]}
     monkeypatch.setattr(runtime, "service_status", lambda: status)

@@ -9,8 +9,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from nasui.models import Job
-from sharing.services import accounts
-from sharing.services.permissions import dataset_owner_set
+from sharing.accounts import services as accounts
+from sharing.files.services import dataset_owner_set
 from storage.datasets import selectors as storage
 from storage.datasets import services as storage_services
 

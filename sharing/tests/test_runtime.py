@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sharing import runtime
+from sharing.iscsi import runtime
 from sharing.iscsi.engine.lio import LioEngine
 from sharing.iscsi.engine.tgt import TgtEngine
 

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from sharing import files_runtime, runtime
+from sharing.iscsi import runtime
 from sharing.models import IscsiSettings, NfsSettings, SmbSettings
+from sharing.smb import runtime as files_runtime
 from sharing.smb.engine.errors import SmbEngineError
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from sharing import forms as f
-from sharing import services, wizard
+from sharing.iscsi import forms as f
+from sharing.iscsi import services
+from sharing.iscsi.services import wizard
 from sharing.models import AuthGroup, Extent, InitiatorGroup, Portal, Target
 from storage.datasets import selectors as storage
 from storage.pools import services as pool_services

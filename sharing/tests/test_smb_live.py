@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from sharing import files_runtime
+from sharing.smb import runtime as files_runtime
 from storage.datasets import selectors as storage
 from tests.smb.live_tools import require_live
 from tests.smb.smb_clients import SmbClient, read_file, smbprotocol_session, write_file

@@ -7,8 +7,9 @@ import os
 import pytest
 from django.core.exceptions import ValidationError
 
+from sharing.accounts import services as accounts
 from sharing.models import LocalUser, SmbShare
-from sharing.services import accounts, smb
+from sharing.smb import services as smb
 from storage.datasets import selectors as storage
 from storage.datasets import services as storage_services
 from storage.pools import services as pool_services

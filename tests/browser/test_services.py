@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sharing import files_runtime
+from sharing.smb import runtime as files_runtime
 from tests.smb.live_tools import require_live
 
 pytestmark = [pytest.mark.browser, pytest.mark.smb, pytest.mark.django_db(transaction=True)]

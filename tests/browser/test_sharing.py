@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sharing import services as sharing
+from sharing.iscsi import services as sharing
 from tests.iscsi.iscsi_clients import read_capacity, url
 
 pytestmark = [pytest.mark.browser, pytest.mark.iscsi, pytest.mark.django_db(transaction=True)]

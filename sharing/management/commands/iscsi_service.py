@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from nasui.lib.switch import LEFT_STOPPED
-from sharing import runtime
+from sharing.iscsi import runtime
 
 
 class Command(BaseCommand):

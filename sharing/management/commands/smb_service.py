@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from nasui.lib.switch import LEFT_STOPPED
-from sharing import files_runtime
+from sharing.smb import runtime as files_runtime
 
 
 class Command(BaseCommand):

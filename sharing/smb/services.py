@@ -1,0 +1,119 @@
+"""Writes to the SMB settings and shares: checked, saved, applied to smbd, or neither."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from nasui.validation import fail
+from sharing.files_apply_tmp import files_saved_and_applied
+from sharing.iscsi import validation as v
+from sharing.models import LocalGroup, LocalUser, SmbSettings, SmbShare
+from sharing.smb.engine.desired import SHARE_NAME_RULE, SmbError, SmbGlobals, SmbShareSpec
+from storage import paths
+
+# Each on/off setting of a share with its default (as in the model).
+_FLAGS = {
+    "read_only": False,
+    "browseable": True,
+    "guest_ok": False,
+    "shadow_copy": True,
+    "fruit": False,
+    "time_machine": False,
+    "audit": False,
+}
+
+
+def smb_settings_update(
+    *, netbios_name: str, workgroup: str, description: str = "nasui", bind: Sequence[str] = ()
+) -> SmbSettings:
+    """Change the server's names and the addresses it listens on."""
+    bound = list(dict.fromkeys(v.validate_address(a, "bind") for a in bind if a.strip()))
+    try:
+        SmbGlobals(netbios_name, workgroup, description.strip(), tuple(bound))
+    except SmbError as exc:
+        field = "workgroup" if "workgroup" in str(exc) else "netbios_name"
+        field = "description" if "description" in str(exc) else field
+        raise fail(field, f"{exc}.") from exc
+    row = SmbSettings.load()
+
+    def change() -> SmbSettings:
+        row.netbios_name, row.workgroup = netbios_name, workgroup
+        row.description, row.bind = description.strip(), bound
+        row.save()
+        return row
+
+    return files_saved_and_applied(change)
+
+
+def _dataset(path: str) -> str:
+    """The file system whose mountpoint `path` is, or a refusal naming the path field."""
+    dataset, problem = paths.shared_dataset(path.strip())
+    if dataset is None:
+        raise fail("path", problem or "Not a dataset's mountpoint.")
+    return dataset
+
+
+def _checked(data: dict[str, Any], share: SmbShare | None) -> dict[str, Any]:
+    """The share's plain fields, checked by the engine's own rules; errors name the field."""
+    name = data["name"].strip()
+    clash = SmbShare.objects.filter(name__iexact=name)
+    if share is not None:
+        clash = clash.exclude(pk=share.pk)
+    if clash.exists():
+        raise fail("name", f"There is already a share named {name} (Windows ignores case).")
+    limit = data.get("time_machine_limit")
+    fields = {flag: bool(data.get(flag, default)) for flag, default in _FLAGS.items()}
+    if limit is not None and not fields["time_machine"]:
+        raise fail("time_machine_limit", "Turn Time Machine on to give it a size limit.")
+    try:
+        SmbShareSpec(name=name, path=data["path"].strip() or "/", comment=data.get("comment", ""))
+    except SmbError as exc:
+        field = "comment" if "comment" in str(exc) else "name"
+        rule = SHARE_NAME_RULE if field == "name" else "one printable line without '\\'"
+        raise fail(field, f"Use {rule}.") from exc
+    return {
+        "name": name,
+        "dataset": _dataset(data["path"]),
+        "comment": data.get("comment", "").strip(),
+        "time_machine_limit": limit,
+        "enabled": bool(data.get("enabled", True)),
+        **fields,
+    }
+
+
+def _saved(
+    share: SmbShare, fields: dict[str, Any], users: Iterable[LocalUser], groups: Any
+) -> SmbShare:
+    """The share with these fields and members, saved."""
+    for name, value in fields.items():
+        setattr(share, name, value)
+    share.save()
+    share.users.set(users)
+    share.groups.set(groups)
+    return share
+
+
+def smb_share_create(
+    *, users: Iterable[LocalUser] = (), groups: Iterable[LocalGroup] = (), **data: Any
+) -> SmbShare:
+    """A new SMB share of a dataset."""
+    fields = _checked(data, None)
+    return files_saved_and_applied(lambda: _saved(SmbShare(), fields, users, groups))
+
+
+def smb_share_update(
+    *,
+    share: SmbShare,
+    users: Iterable[LocalUser] = (),
+    groups: Iterable[LocalGroup] = (),
+    **data: Any,
+) -> SmbShare:
+    """Change an SMB share."""
+    fields = _checked(data, share)
+    return files_saved_and_applied(lambda: _saved(share, fields, users, groups))
+
+
+def smb_share_delete(*, share: SmbShare) -> None:
+    """Stop sharing a dataset over SMB (its files stay)."""
+    files_saved_and_applied(share.delete)

@@ -1,1 +1,0 @@
-"""Sharing pages: the iSCSI overview, the wizard and one form per object."""
