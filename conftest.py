@@ -216,7 +216,7 @@ def target_service(settings, tmp_path: Path) -> Iterator[int]:
 
     runtime.engine.cache_clear()
     port = free_loopback_port()
-    runtime.control("start")
+    runtime.IscsiRuntime().control("start")
     try:
         yield port
     finally:
@@ -231,12 +231,12 @@ def smb_service(settings, tmp_path: Path) -> Iterator[int]:
     settings.DATA_DIR = tmp_path / "data"
     settings.NASUI_SMB_MODE = "wrapped"
     settings.NASUI_SMB_PORT = free_loopback_port()
-    from sharing.smb import runtime as files_runtime
+    from sharing.smb import runtime as smb_runtime
 
-    files_runtime.smb_engine.cache_clear()
-    files_runtime.control("start")
+    smb_runtime.smb_engine.cache_clear()
+    smb_runtime.SmbRuntime().control("start")
     try:
         yield settings.NASUI_SMB_PORT
     finally:
-        files_runtime.smb_engine().stop()
-        files_runtime.smb_engine.cache_clear()
+        smb_runtime.smb_engine().stop()
+        smb_runtime.smb_engine.cache_clear()

@@ -56,7 +56,7 @@ def setup() -> tuple[int, Path]:
     call_command("migrate", verbosity=0)
     get_engine().create_pool("bench", PoolLayout.single("stripe", ["sda"]))
     port = free_loopback_port()
-    runtime.control("start")
+    runtime.IscsiRuntime().control("start")
     services.settings_update(basename=BASE, port=port)
     wizard.share_new_zvol(
         name="bench", parent="bench", size="1G", volblocksize=4096, initiator=PC, sparse=True

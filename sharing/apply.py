@@ -1,16 +1,28 @@
-"""One lock per service, held from reading the database to applying it, across processes."""
+"""How every write to the sharing configuration ends: saved and applied to its servers, or neither.
+
+A write names the services it concerns ("iscsi", or "smb" and "nfs" for accounts and file
+shares); their runtimes (sharing.runtime) apply it inside the write's transaction, and if one
+refuses, the transaction rolls back and every server gets the saved state again. Each service
+has an apply lock, held from reading the database to applying it, across processes.
+"""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 from django.conf import settings
+from django.db import models, transaction
 
 from nasui.lib.locks import file_lock
+from nasui.validation import refusal
+from sharing.runtime import ApplyError, runtime
 
+T = TypeVar("T")
+M = TypeVar("M", bound=models.Model)
 _held = threading.local()
 
 
@@ -33,3 +45,48 @@ def configuration_lock(service: str) -> Iterator[None]:
             yield
         finally:
             names.discard(service)
+
+
+def saved_and_applied(change: Callable[[], T], *, services: Sequence[str]) -> T:
+    """Run `change`, then apply it to the `services`' servers; if one refuses, undo everything.
+
+    Their apply locks are held until the commit, so that a boot step or restart of one of them
+    applies this change rather than the state before it. The refusal becomes a ValidationError
+    carrying the server's reason.
+    """
+    servers = [runtime(name) for name in services]
+    with ExitStack() as locks:
+        for lock in sorted({server.lock for server in servers}):
+            locks.enter_context(configuration_lock(lock))
+        try:
+            with transaction.atomic():
+                result = change()
+                for server in servers:
+                    server.apply()
+        except ApplyError as exc:
+            # The database rolled back; give the running servers that state again.
+            for server in servers:
+                server.restore()
+            raise refusal(str(exc)) from exc
+    return result
+
+
+def updated(row: M, *, services: Sequence[str], **fields: object) -> M:
+    """Set `fields` on a row, save it and apply: the one shape of every plain edit."""
+
+    def change() -> M:
+        for name, value in fields.items():
+            setattr(row, name, value)
+        row.save()
+        return row
+
+    return saved_and_applied(change, services=services)
+
+
+# Accounts and file shares concern both file servers: SMB admits the users, NFS maps them.
+FILE_SERVICES = ("smb", "nfs")
+
+
+def files_saved_and_applied(change: Callable[[], T]) -> T:
+    """Run `change` and apply it to the file servers (SMB and NFS); if one refuses, undo all."""
+    return saved_and_applied(change, services=FILE_SERVICES)

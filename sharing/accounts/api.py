@@ -12,15 +12,18 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nasui.api.bodies import validated
+from sharing.accounts import selectors as account_selectors
 from sharing.accounts import serializers as s
 from sharing.accounts import services as accounts
 from sharing.files import services as perms
 from sharing.files import wizard_tmp as files_wizard
-from sharing.iscsi import selectors
 from sharing.iscsi.api import ConfigViewSet, kept
 from sharing.models import NfsSettings, SmbSettings
+from sharing.nfs import selectors as nf_selectors
 from sharing.nfs import services as nfs
+from sharing.smb import selectors as smb_selectors
 from sharing.smb import services as smb
+from storage.datasets import selectors as dataset_selectors
 from storage.ownership import selectors as ownership_selectors
 
 
@@ -30,7 +33,7 @@ class LocalGroupViewSet(ConfigViewSet):
     serializer_class = s.LocalGroupSerializer
 
     def get_queryset(self) -> QuerySet[Any]:
-        return selectors.local_group_list()
+        return account_selectors.local_group_list()
 
     def create_via_service(self, data: dict[str, Any]) -> Model:
         return accounts.group_create(**data)
@@ -51,7 +54,7 @@ class LocalUserViewSet(ConfigViewSet):
     serializer_class = s.LocalUserSerializer
 
     def get_queryset(self) -> QuerySet[Any]:
-        return selectors.local_user_list()
+        return account_selectors.local_user_list()
 
     def create_via_service(self, data: dict[str, Any]) -> Model:
         # A password left out is "" here, so the service names the field and its rule.
@@ -98,7 +101,7 @@ class SmbShareViewSet(ConfigViewSet):
     serializer_class = s.SmbShareSerializer
 
     def get_queryset(self) -> QuerySet[Any]:
-        return selectors.smb_share_list()
+        return smb_selectors.smb_share_list()
 
     def create_via_service(self, data: dict[str, Any]) -> Model:
         return smb.smb_share_create(**data)
@@ -106,7 +109,7 @@ class SmbShareViewSet(ConfigViewSet):
     def update_via_service(self, obj: Any, data: dict[str, Any]) -> Model:
         return smb.smb_share_update(
             share=obj,
-            path=data.get("path") or selectors.dataset_path(obj.dataset),
+            path=data.get("path") or dataset_selectors.dataset_path(obj.dataset),
             users=data.get("users", obj.users.all()),
             groups=data.get("groups", obj.groups.all()),
             **kept(obj, data, *_SHARE_FIELDS),
@@ -125,7 +128,7 @@ class NfsShareViewSet(ConfigViewSet):
     serializer_class = s.NfsShareSerializer
 
     def get_queryset(self) -> QuerySet[Any]:
-        return selectors.nfs_share_list()
+        return nf_selectors.nfs_share_list()
 
     def create_via_service(self, data: dict[str, Any]) -> Model:
         return nfs.nfs_share_create(**data)
@@ -133,7 +136,7 @@ class NfsShareViewSet(ConfigViewSet):
     def update_via_service(self, obj: Any, data: dict[str, Any]) -> Model:
         return nfs.nfs_share_update(
             share=obj,
-            path=data.get("path") or selectors.dataset_path(obj.dataset),
+            path=data.get("path") or dataset_selectors.dataset_path(obj.dataset),
             map_user=data.get("map_user", obj.map_user),
             map_group=data.get("map_group", obj.map_group),
             **kept(obj, data, *_EXPORT_FIELDS),

@@ -6,8 +6,8 @@ from typing import Any
 
 from rest_framework import serializers
 
-from sharing.iscsi.selectors import dataset_path
 from sharing.models import LocalGroup, LocalUser, NfsSettings, NfsShare, SmbSettings, SmbShare
+from storage.datasets.selectors import dataset_path
 
 
 class LocalGroupSerializer(serializers.ModelSerializer[LocalGroup]):

@@ -10,10 +10,10 @@ from django.utils import timezone
 
 from nasui.validation import fail, refusal
 from sharing.accounts.engine.desired import ID_MAX, ID_MIN
-from sharing.files_apply_tmp import files_saved_and_applied
+from sharing.apply import files_saved_and_applied
 from sharing.iscsi import validation as v
 from sharing.models import LocalGroup, LocalUser
-from sharing.smb import runtime as files_runtime
+from sharing.runtime import nt_hash as make_nt_hash
 
 # New ids start clear of the accounts an installer or distribution makes (1000, 1001...).
 FIRST_AUTO_ID = 3000
@@ -121,7 +121,7 @@ def user_create(
     if group is None and LocalGroup.objects.filter(name=username).exists():
         raise fail("group", f"A group named {username} exists: pick it or another group.")
     plain = _user_fields(fields)
-    nt_hash = files_runtime.nt_hash(username, _check_password(password))
+    nt_hash = make_nt_hash(username, _check_password(password))
 
     def change() -> LocalUser:
         primary = group or LocalGroup.objects.create(name=username, gid=_next_id(LocalGroup, "gid"))
@@ -149,7 +149,7 @@ def user_update(
 ) -> LocalUser:
     """Change a user; an empty password keeps the current one (passwords are write-only)."""
     plain = _user_fields(fields)
-    nt_hash = files_runtime.nt_hash(user.username, _check_password(password)) if password else ""
+    nt_hash = make_nt_hash(user.username, _check_password(password)) if password else ""
 
     def change() -> LocalUser:
         for name, value in plain.items():

@@ -13,15 +13,18 @@ from django.views.decorators.http import require_POST
 
 from nasui import pages
 from sharing.accounts import forms as f
+from sharing.accounts import selectors as account_selectors
 from sharing.accounts import services as accounts
 from sharing.files import services as perms
 from sharing.files import wizard_tmp as files_wizard
-from sharing.iscsi import selectors
 from sharing.models import LocalGroup, LocalUser, NfsSettings, NfsShare, SmbSettings, SmbShare
+from sharing.nfs import selectors as nf_selectors
 from sharing.nfs import services as nfs
 from sharing.pages import delete_page, form_page
-from sharing.smb import runtime as files_runtime
+from sharing.runtime import ApplyError, runtime
+from sharing.smb import selectors as smb_selectors
 from sharing.smb import services as smb
+from storage.datasets import selectors as dataset_selectors
 from storage.datasets import selectors as storage
 from storage.ownership import selectors as ownership_selectors
 from storage.validation import COMPRESSION_FORM_CHOICES, format_size, parse_size
@@ -32,13 +35,13 @@ BACK = "sharing:files"
 def files_index(request: HttpRequest) -> HttpResponse:
     """The SMB service, its shares, and the local users and groups they admit."""
     context = {
-        "service": files_runtime.service_status(),
+        "service": runtime("smb").status(),
         "smb": SmbSettings.load(),
-        "shares": selectors.smb_share_list(),
-        "users": selectors.local_user_list(),
-        "groups": selectors.local_group_list(),
-        "exports": selectors.nfs_share_list(),
-        "nfs": files_runtime.nfs_status(),
+        "shares": smb_selectors.smb_share_list(),
+        "users": account_selectors.local_user_list(),
+        "groups": account_selectors.local_group_list(),
+        "exports": nf_selectors.nfs_share_list(),
+        "nfs": runtime("nfs").status(),
     }
     return render(request, "sharing/files.html", context)
 
@@ -47,8 +50,8 @@ def files_index(request: HttpRequest) -> HttpResponse:
 def smb_service_control(request: HttpRequest, action: str) -> HttpResponse:
     """Start, stop or restart the SMB service."""
     try:
-        files_runtime.control(action)
-    except files_runtime.FilesApplyError as exc:
+        runtime("smb").control(action)
+    except ApplyError as exc:
         messages.error(request, str(exc))
     else:
         messages.success(request, f"SMB service: {action} done.")
@@ -125,7 +128,7 @@ def _share_initial(share: SmbShare) -> dict[str, Any]:
     return {
         **{name: getattr(share, name) for name in fields},
         **{name: getattr(share, name) for name in ("fruit", "time_machine", "audit", "enabled")},
-        "path": selectors.dataset_path(share.dataset),
+        "path": dataset_selectors.dataset_path(share.dataset),
         "users": [str(u.pk) for u in share.users.all()],
         "groups": [str(g.pk) for g in share.groups.all()],
         "time_machine_limit": format_size(limit) if limit else "",
@@ -230,7 +233,7 @@ def permissions_page(request: HttpRequest, dataset: str) -> HttpResponse:
 
 def _export_initial(share: NfsShare) -> dict[str, Any]:
     return {
-        "path": selectors.dataset_path(share.dataset),
+        "path": dataset_selectors.dataset_path(share.dataset),
         "networks": "\n".join(share.networks),
         "hosts": "\n".join(share.hosts),
         "read_only": share.read_only,

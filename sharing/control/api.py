@@ -11,8 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nasui.api.bodies import validated
+from sharing.control import selectors, services
 from sharing.control import serializers as s
-from sharing.control import services as control
 
 NAME = OpenApiParameter("name", str, OpenApiParameter.PATH, description="iscsi, smb or nfs.")
 ACTION = OpenApiParameter(
@@ -24,7 +24,7 @@ def _found(read: Any, **kwargs: Any) -> Any:
     """`read(**kwargs)`, with an unknown service name as a 404 that names the services."""
     try:
         return read(**kwargs)
-    except control.UnknownService as exc:
+    except selectors.UnknownService as exc:
         raise NotFound(str(exc)) from exc
 
 
@@ -33,7 +33,7 @@ class ServiceListView(APIView):
 
     @extend_schema(responses=s.ServiceSerializer(many=True))
     def get(self, request: Request) -> Response:
-        return Response(s.ServiceSerializer(control.service_list(), many=True).data)
+        return Response(s.ServiceSerializer(selectors.service_list(), many=True).data)
 
 
 class ServiceDetailView(APIView):
@@ -41,16 +41,16 @@ class ServiceDetailView(APIView):
 
     @extend_schema(parameters=[NAME], responses=s.ServiceSerializer)
     def get(self, request: Request, name: str) -> Response:
-        return Response(s.ServiceSerializer(_found(control.service_get, name=name)).data)
+        return Response(s.ServiceSerializer(_found(selectors.service_get, name=name)).data)
 
     @extend_schema(
         parameters=[NAME], request=s.ServiceEnableSerializer, responses=s.ServiceSerializer
     )
     def patch(self, request: Request, name: str) -> Response:
-        _found(control.service_check, name=name)  # an unknown name is a 404 before any 400
+        _found(selectors.service_check, name=name)  # an unknown name is a 404 before any 400
         enable = validated(s.ServiceEnableSerializer, request.data)["enable"]
         return Response(
-            s.ServiceSerializer(control.service_enable_set(name=name, enable=enable)).data
+            s.ServiceSerializer(services.service_enable_set(name=name, enable=enable)).data
         )
 
     @extend_schema(
@@ -60,7 +60,7 @@ class ServiceDetailView(APIView):
         responses=s.ServiceSerializer,
     )
     def post(self, request: Request, name: str) -> Response:
-        _found(control.service_check, name=name)
+        _found(selectors.service_check, name=name)
         action = validated(s.ServiceActionSerializer, request.data)["action"]
         return _act(name, action)
 
@@ -80,4 +80,6 @@ class ServiceActionView(APIView):
 
 def _act(name: str, action: str) -> Response:
     """Run the action; 404 for an unknown service, 400 naming `action` for a bad or refused one."""
-    return Response(s.ServiceSerializer(_found(control.service_act, name=name, action=action)).data)
+    return Response(
+        s.ServiceSerializer(_found(services.service_act, name=name, action=action)).data
+    )

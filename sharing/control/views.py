@@ -10,7 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from sharing.control import services as control
+from sharing.control import selectors, services
 
 # What stopping each service does to its clients, for the confirmation before Stop or Restart.
 LOSSES = {
@@ -42,18 +42,18 @@ def _confirmations(service: dict[str, Any]) -> dict[str, str]:
 
 def services_page(request: HttpRequest) -> HttpResponse:
     """One row per service: engine, port, state, start at boot and the controls."""
-    services = control.service_list()
-    for service in services:
+    rows = selectors.service_list()
+    for service in rows:
         service["confirm"] = _confirmations(service)
-    return render(request, "services/index.html", {"services": services})
+    return render(request, "services/index.html", {"services": rows})
 
 
 @require_POST
 def service_action(request: HttpRequest, name: str, action: str) -> HttpResponse:
     """Start, stop or restart one service now; the outcome shows on the page."""
     try:
-        done = control.service_act(name=name, action=action)
-    except control.UnknownService as exc:
+        done = services.service_act(name=name, action=action)
+    except selectors.UnknownService as exc:
         raise Http404(str(exc)) from exc
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
@@ -71,8 +71,8 @@ def service_boot(request: HttpRequest, name: str) -> HttpResponse:
         messages.error(request, "Start at boot: send enable=1 (on) or enable=0 (off).")
         return redirect("services:index")
     try:
-        done = control.service_enable_set(name=name, enable=value == "1")
-    except control.UnknownService as exc:
+        done = services.service_enable_set(name=name, enable=value == "1")
+    except selectors.UnknownService as exc:
         raise Http404(str(exc)) from exc
     state = "starts" if done["enable"] else "stays stopped"
     messages.success(request, f"{done['label']} service: {state} at boot.")

@@ -230,4 +230,6 @@ class ServiceView(APIView):
 
     @extend_schema(responses=dict)
     def get(self, request: Request) -> Response:
-        return Response(runtime.service_status())
+        found = runtime.IscsiRuntime().status()
+        body = {key: getattr(found, key) for key in ("engine", "running", "sessions", "actions")}
+        return Response(body | ({"message": found.message} if found.message else {}))

@@ -1,4 +1,9 @@
-"""The running iSCSI target as the panel sees it: which engine, apply, restore, status."""
+"""The running iSCSI target as the panel sees it: which engine, and its ServiceRuntime.
+
+Besides the runtime (apply, restore, status, start and stop, supervise), the helpers the
+iSCSI forms and services need from the running engine: its rules, its first LUN, a LUN's
+new size after its zvol grew.
+"""
 
 from __future__ import annotations
 
@@ -8,27 +13,23 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 from django.conf import settings
 
-from nasui.lib.switch import ServiceSwitch, UnknownAction, check_action
+from nasui.lib.switch import LEFT_STOPPED, ServiceSwitch, UnknownAction, check_action
 from sharing.apply import configuration_lock
 from sharing.iscsi.engine.base import ChangeReport, IscsiEngine
 from sharing.iscsi.engine.desired import DesiredState
 from sharing.iscsi.engine.errors import InvalidSpec, IscsiError
-from sharing.iscsi.state_tmp import build_desired_state
+from sharing.iscsi.selectors import build_desired_state
 from sharing.iscsi.validation import target_iqn
 from sharing.models import IscsiSettings, TargetExtent
+from sharing.runtime import ApplyError, ServiceStatus
 from storage import paths
 from storage.engine import get_engine
 
 log = logging.getLogger(__name__)
-LOCK = "iscsi"  # the apply lock of the target's configuration (sharing.apply)
-
-
-class IscsiApplyError(Exception):
-    """The target refused the configuration; the message names the engine and its reason."""
+ENGINE_LABELS = {"lio": "LIO (kernel target)", "tgt": "tgt (userspace tgtd)"}
 
 
 def engine_choice() -> str:
@@ -126,21 +127,7 @@ def desired_state() -> DesiredState:
     try:
         return build_desired_state(_path_of)
     except IscsiError as exc:
-        raise IscsiApplyError(f"The {engine_name()} target cannot apply this: {exc}") from exc
-
-
-def apply_configuration() -> ChangeReport:
-    """Reconcile the running target with the database; IscsiApplyError if it refuses."""
-    state = desired_state()
-    try:
-        target = engine()
-        target.validate(state)
-        if not _serving(target):
-            # Saved now, applied when the service starts (the supervisor re-applies then).
-            return ChangeReport(engine=engine_name())
-        return target.apply(state)
-    except IscsiError as exc:
-        raise IscsiApplyError(f"The {engine_name()} target refused the change: {exc}") from exc
+        raise ApplyError(f"The {engine_name()} target cannot apply this: {exc}") from exc
 
 
 def refresh_luns_of(zvol: str) -> list[ChangeReport]:
@@ -156,32 +143,7 @@ def refresh_luns_of(zvol: str) -> list[ChangeReport]:
             for m in mappings.select_related("target")
         ]
     except IscsiError as exc:
-        raise IscsiApplyError(f"The {engine_name()} target kept the old size: {exc}") from exc
-
-
-def restore_configuration() -> None:
-    """After a refused change was rolled back, put the target back to the saved state."""
-    try:
-        apply_configuration()
-    except IscsiApplyError:
-        log.exception("could not restore the iSCSI configuration")
-
-
-def service_status() -> dict[str, Any]:
-    """Engine, running state, connected sessions, and the controls that make sense."""
-    status: dict[str, Any] = {"engine": engine_name(), "running": False, "sessions": []}
-    try:
-        target = engine()
-        status["running"] = _serving(target)
-        if status["running"]:
-            status["sessions"] = [
-                {"initiator": s.initiator, "address": s.address, "target": s.target}
-                for s in target.sessions()
-            ]
-    except (IscsiError, IscsiApplyError) as exc:
-        status["message"] = str(exc)
-    status["actions"] = ["restart", "stop"] if status["running"] else ["start"]
-    return status
+        raise ApplyError(f"The {engine_name()} target kept the old size: {exc}") from exc
 
 
 def _serving(target: IscsiEngine) -> bool:
@@ -194,41 +156,117 @@ def switch() -> ServiceSwitch:
     return ServiceSwitch(Path(settings.DATA_DIR) / engine_choice())
 
 
-def control(action: str) -> None:
-    """Start, stop or restart the target service; start re-applies the configuration."""
-    try:
-        check_action(action)
-        target = engine()
-        switch().act(action, stop=target.stop, start=lambda: _start(target))
-    except UnknownAction as exc:
-        raise IscsiApplyError(str(exc)) from exc
-    except IscsiError as exc:
-        raise IscsiApplyError(f"The {engine_name()} target could not {action}: {exc}") from exc
-
-
 def _start(target: IscsiEngine) -> ChangeReport:
     """Start the target and give it the saved configuration."""
     target.start()
-    with configuration_lock(LOCK):  # what is read is what is committed, until it is applied
+    with configuration_lock(IscsiRuntime.lock):  # what is read is what is committed, till applied
         return target.apply(desired_state())
 
 
-def supervise_once(*, first: bool = False) -> ChangeReport | None:
-    """Bring a dead target back with the saved configuration, unless a user stopped it.
+def _sessions(target: IscsiEngine) -> list[dict[str, str]]:
+    return [
+        {"initiator": s.initiator, "address": s.address, "target": s.target}
+        for s in target.sessions()
+    ]
 
-    `first` (the service's first check, at boot) starts and applies even when the target seems
-    up (LIO's modules are loaded at boot but its configuration is empty until restored), or
-    leaves it stopped when "start at boot" is off and no Start was made in this boot.
-    """
-    target = engine()
-    if first:
-        if not switch().first_check(enabled=IscsiSettings.load().start_at_boot):
+
+class IscsiRuntime:
+    """The iSCSI target (LIO or tgt) as a ServiceRuntime."""
+
+    name = "iscsi"
+    label = "iSCSI"
+    lock = "iscsi"
+
+    def settings(self) -> IscsiSettings:
+        """Its settings row (basename, port, discovery auth, start at boot)."""
+        return IscsiSettings.load()
+
+    def apply(self) -> None:
+        """Reconcile the running target with the database; ApplyError if it refuses."""
+        self.apply_report()
+
+    def apply_report(self) -> ChangeReport:
+        """As apply, with what the engine changed."""
+        state = desired_state()
+        try:
+            target = engine()
+            target.validate(state)
+            if not _serving(target):
+                # Saved now, applied when the service starts (the supervisor re-applies then).
+                return ChangeReport(engine=engine_name())
+            return target.apply(state)
+        except IscsiError as exc:
+            raise ApplyError(f"The {engine_name()} target refused the change: {exc}") from exc
+
+    def restore(self) -> None:
+        """After a refused change was rolled back, put the target back to the saved state."""
+        try:
+            self.apply()
+        except ApplyError:
+            log.exception("could not restore the iSCSI configuration")
+
+    def status(self) -> ServiceStatus:
+        """Engine, running state, connected sessions (and what went wrong reading them)."""
+        running, sessions, message = False, [], ""
+        try:
+            target = engine()
+            running = _serving(target)
+            sessions = _sessions(target) if running else []
+        except (IscsiError, ApplyError) as exc:
+            message = str(exc)
+        name = engine_name()
+        return ServiceStatus(
+            running,
+            message=message,
+            engine=name,
+            engine_label=ENGINE_LABELS.get(name, name),
+            port=self.settings().port,
+            sessions=sessions,
+        )
+
+    def control(self, action: str) -> None:
+        """Start, stop or restart the target service; start re-applies the configuration."""
+        try:
+            check_action(action)
+            target = engine()
+            switch().act(action, stop=target.stop, start=lambda: _start(target))
+        except UnknownAction as exc:
+            raise ApplyError(str(exc)) from exc
+        except IscsiError as exc:
+            raise ApplyError(f"The {engine_name()} target could not {action}: {exc}") from exc
+
+    def supervise(self, *, first: bool = False) -> str | None:
+        """Bring a dead target back with the saved configuration, unless a user stopped it.
+
+        `first` (the service's first check, at boot) starts and applies even when the target
+        seems up (LIO's modules are loaded at boot but its configuration is empty until
+        restored), or leaves it stopped when "start at boot" is off and no Start was made in
+        this boot.
+        """
+        target = engine()
+        if first:
+            if not switch().first_check(enabled=self.settings().start_at_boot):
+                return f"left stopped ({LEFT_STOPPED})"
+        elif switch().held_stopped() or target.is_running():
             return None
-    elif switch().held_stopped() or target.is_running():
-        return None
-    else:
-        log.warning("the %s target is not running: starting it and re-applying", engine_name())
+        else:
+            log.warning("the %s target is not running: starting it and re-applying", engine_name())
+        try:
+            report = _start(target)
+        except IscsiError as exc:
+            raise ApplyError(f"The {engine_name()} target could not start: {exc}") from exc
+        return f"target started, {'; '.join(report.lines()) or 'nothing to configure'}"
+
+    def shutdown(self) -> str | None:
+        """Stop the target: nothing is left running behind its supervisor."""
+        engine().stop()
+        return "target stopped"
+
+
+def refresh_grown_luns(zvol: str) -> None:
+    """Make every LUN over this zvol announce its new capacity to initiators, within seconds."""
     try:
-        return _start(target)
-    except IscsiError as exc:
-        raise IscsiApplyError(f"The {engine_name()} target could not start: {exc}") from exc
+        refresh_luns_of(zvol)
+    except ApplyError:
+        # The zvol did grow; the LUN catches up at the next apply or restart. Say so in the log.
+        log.exception("could not refresh the LUNs over %s after it grew", zvol)

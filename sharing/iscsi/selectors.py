@@ -2,25 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.db.models import Prefetch, Q, QuerySet
 
 from sharing.iscsi.engine import desired
+from sharing.iscsi.engine.desired import ChapSpec, DesiredState, LunSpec, PortalSpec, TargetSpec
+from sharing.iscsi.engine.errors import InvalidSpec
+from sharing.iscsi.validation import target_iqn
 from sharing.models import (
     AuthGroup,
+    AuthMethod,
     Extent,
     InitiatorGroup,
     IscsiSettings,
-    LocalGroup,
-    LocalUser,
-    NfsShare,
     Portal,
-    SmbShare,
     Target,
     TargetExtent,
     TargetGroup,
 )
 from storage.datasets import selectors as storage
-from storage.zfs.errors import ZfsError
+from storage.registry import Holder
 
 
 def extents_using(zfs_name: str, *, prefix: bool = False) -> list[str]:
@@ -63,7 +65,6 @@ def extent_list() -> QuerySet[Extent]:
 
 def unshared_zvols() -> list[str]:
     """Zvols no extent serves yet: the ones the wizard can share."""
-    from storage.datasets import selectors as storage
 
     served = set(Extent.objects.exclude(zvol="").values_list("zvol", flat=True))
     return [d.name for d in storage.dataset_list(volumes=True) if d.name not in served]
@@ -92,46 +93,94 @@ def used_by_discovery(group: AuthGroup, method: str | None = None) -> bool:
     return method is None or settings.discovery_auth_method == method
 
 
-def smb_shares_of(zfs_name: str, *, prefix: bool = False) -> list[str]:
-    """Names of SMB shares of this dataset (or of any dataset under it, with prefix)."""
-    match = Q(dataset=zfs_name)
-    if prefix:
-        match |= Q(dataset__startswith=f"{zfs_name}/")
-    return list(SmbShare.objects.filter(match).values_list("name", flat=True))
+PathOf = Callable[[str, str], str]
 
 
-def smb_share_list() -> QuerySet[SmbShare]:
-    """Every SMB share with who it admits, for pages and the API."""
-    return SmbShare.objects.prefetch_related("users", "groups")
+def _chap(method: str, auth: AuthGroup | None) -> ChapSpec | None:
+    """The CHAP credentials an auth method asks of an auth group (None: no CHAP)."""
+    if method == AuthMethod.NONE or auth is None:
+        return None
+    mutual = method == AuthMethod.MUTUAL
+    return ChapSpec(
+        user=auth.user,
+        secret=auth.secret,
+        peer_user=auth.peer_user if mutual else None,
+        peer_secret=auth.peer_secret if mutual else None,
+    )
 
 
-def local_user_list() -> QuerySet[LocalUser]:
-    """Every local user with its groups."""
-    return LocalUser.objects.select_related("group").prefetch_related("groups")
+def _access(target: Target, groups: list[TargetGroup]) -> TargetGroup:
+    """The one access rule of a target: its groups must agree on initiators and auth."""
+    first = groups[0]
+    for other in groups[1:]:
+        same = (other.initiator_group_id, other.auth_method, other.auth_group_id) == (
+            first.initiator_group_id,
+            first.auth_method,
+            first.auth_group_id,
+        )
+        if not same:
+            raise InvalidSpec(
+                f"target {target.name}: nasui applies one access rule per target; use the same "
+                "initiator group and authentication on each of its portals"
+            )
+    return first
 
 
-def local_group_list() -> QuerySet[LocalGroup]:
-    """Every local group."""
-    return LocalGroup.objects.all()
+def _target_spec(target: Target, basename: str, port: int, path_of: PathOf) -> TargetSpec:
+    groups = list(target.groups.all())
+    rule = _access(target, groups)
+    portals = tuple(
+        PortalSpec(ip=a.address, port=port) for g in groups for a in g.portal.addresses.all()
+    )
+    initiators = rule.initiator_group
+    luns = tuple(
+        LunSpec(
+            lun=m.lun_id,
+            path=path_of(m.extent.kind, m.extent.source),
+            block_size=m.extent.blocksize,
+            readonly=m.extent.readonly,
+            serial=m.extent.serial,
+        )
+        for m in target.luns.all()
+        if m.extent.enabled
+    )
+    chap = _chap(rule.auth_method, rule.auth_group)
+    return TargetSpec(
+        iqn=target_iqn(basename, target.name),
+        alias=target.alias,
+        portals=tuple(dict.fromkeys(portals)),
+        initiators=tuple(initiators.initiators) if initiators else (),
+        networks=tuple(initiators.networks) if initiators else (),
+        auth=rule.auth_method if chap else "none",  # type: ignore[arg-type]
+        chap=chap,
+        luns=luns,
+    )
 
 
-def dataset_path(dataset: str) -> str:
-    """Where a shared dataset is mounted ("" when it is gone or not mounted)."""
-    try:
-        mountpoint = storage.dataset_get(dataset).mountpoint
-    except ZfsError:
-        return ""
-    return mountpoint if mountpoint and mountpoint.startswith("/") else ""
+def build_desired_state(path_of: PathOf) -> DesiredState:
+    """Everything the running target should be, from the database.
+
+    `path_of(kind, source)` gives the device or file an extent's data lives in.
+    """
+    settings = IscsiSettings.load()
+    portals = tuple(
+        dict.fromkeys(
+            PortalSpec(ip=a.address, port=settings.port)
+            for p in portal_list()
+            for a in p.addresses.all()
+        )
+    )
+    targets = tuple(
+        _target_spec(t, settings.basename, settings.port, path_of)
+        for t in target_list()
+        if t.groups.all()
+    )
+    discovery = _chap(settings.discovery_auth_method, settings.discovery_auth_group)
+    return DesiredState(targets=targets, portals=portals, discovery_chap=discovery)
 
 
-def nfs_shares_of(zfs_name: str, *, prefix: bool = False) -> list[str]:
-    """Datasets exported over NFS: this one (or any under it, with prefix)."""
-    match = Q(dataset=zfs_name)
-    if prefix:
-        match |= Q(dataset__startswith=f"{zfs_name}/")
-    return list(NfsShare.objects.filter(match).values_list("dataset", flat=True))
-
-
-def nfs_share_list() -> QuerySet[NfsShare]:
-    """Every NFS export with the user and group it maps to."""
-    return NfsShare.objects.select_related("map_user", "map_group")
+def extent_holders(zfs_name: str, include_children: bool) -> list[Holder]:
+    """The iSCSI extents backed by this zvol (or, with include_children, by any zvol below)."""
+    return [
+        Holder("iSCSI extent", name) for name in extents_using(zfs_name, prefix=include_children)
+    ]

@@ -16,13 +16,14 @@ from sharing.iscsi import runtime, selectors, services
 from sharing.iscsi.services import wizard
 from sharing.models import AuthGroup, Extent, InitiatorGroup, IscsiSettings, Portal, Target
 from sharing.pages import delete_page, form_page
+from sharing.runtime import ApplyError
 from storage.datasets import selectors as storage
 
 
 def index(request: HttpRequest) -> HttpResponse:
     """Service state, sessions and every iSCSI object."""
     context = {
-        "service": runtime.service_status(),
+        "service": runtime.IscsiRuntime().status(),
         "settings": IscsiSettings.load(),
         "targets": selectors.target_list(),
         "extents": selectors.extent_list(),
@@ -37,8 +38,8 @@ def index(request: HttpRequest) -> HttpResponse:
 def service_control(request: HttpRequest, action: str) -> HttpResponse:
     """Start, stop or restart the target service."""
     try:
-        runtime.control(action)
-    except runtime.IscsiApplyError as exc:
+        runtime.IscsiRuntime().control(action)
+    except ApplyError as exc:
         messages.error(request, str(exc))
     else:
         messages.success(request, f"iSCSI service: {action} done.")

@@ -6,7 +6,7 @@ import secrets
 
 from django.db import models
 
-from nasui.models import SettingsRow
+from sharing.models.service import ServiceSettings
 
 DEFAULT_BASENAME = "iqn.2026-11.local.nasui"
 BLOCK_SIZES = [(512, "512"), (1024, "1024"), (2048, "2048"), (4096, "4096")]
@@ -25,7 +25,7 @@ class AuthMethod(models.TextChoices):
     MUTUAL = "mutual", "Mutual CHAP"
 
 
-class IscsiSettings(SettingsRow):
+class IscsiSettings(ServiceSettings):
     """Global settings (one row): IQN base name, listen port and discovery authentication."""
 
     basename = models.CharField(max_length=120, default=DEFAULT_BASENAME)
@@ -37,8 +37,6 @@ class IscsiSettings(SettingsRow):
     discovery_auth_group = models.ForeignKey(
         "AuthGroup", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    # The supervisor's first check in each boot starts the service only when this is on.
-    start_at_boot = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["id"]

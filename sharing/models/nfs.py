@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from django.db import models
 
-from nasui.models import SettingsRow
 from sharing.models.accounts import LocalGroup, LocalUser
+from sharing.models.service import ServiceSettings
 
 
-class NfsSettings(SettingsRow):
+class NfsSettings(ServiceSettings):
     """Server-wide NFS settings (one row): NFSv4 on port 2049 always, NFSv3 if asked."""
 
     v3 = models.BooleanField(default=False)
-    # The supervisor's first check in each boot starts the service only when this is on.
-    start_at_boot = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["id"]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.db import models
 
-from nasui.models import SettingsRow
 from sharing.models.accounts import LocalGroup, LocalUser
+from sharing.models.service import ServiceSettings
 
 
-class SmbSettings(SettingsRow):
+class SmbSettings(ServiceSettings):
     """Server-wide SMB settings (one row); SMB2 is the floor and SMB1 is never offered."""
 
     netbios_name = models.CharField(max_length=15, default="NASUI")
@@ -16,8 +16,6 @@ class SmbSettings(SettingsRow):
     description = models.CharField(max_length=120, default="nasui")
     # Addresses to listen on; empty: every interface.
     bind = models.JSONField(default=list, blank=True)
-    # The supervisor's first check in each boot starts the service only when this is on.
-    start_at_boot = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["id"]

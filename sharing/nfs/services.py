@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from nasui.validation import fail
-from sharing.files_apply_tmp import files_saved_and_applied
+from sharing.apply import files_saved_and_applied
 from sharing.models import LocalGroup, LocalUser, NfsSettings, NfsShare
 from sharing.nfs.engine.desired import NfsError, normalize_host, normalize_network
 from storage import paths

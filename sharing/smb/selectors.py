@@ -1,42 +1,18 @@
-"""Turn the accounts, SMB and NFS rows into the engines' desired states."""
+"""Reads of SMB: the shares, the datasets they hold, and smbd's desired state."""
 
 from __future__ import annotations
 
 import logging
 
-from sharing.accounts.engine.desired import Accounts, GroupSpec, UserSpec
-from sharing.iscsi.selectors import dataset_path
-from sharing.models import LocalGroup, LocalUser, NfsSettings, NfsShare, SmbSettings, SmbShare
-from sharing.nfs.engine.desired import NfsExportSpec, NfsState
+from django.db.models import Q, QuerySet
+
+from sharing.accounts.selectors import build_accounts
+from sharing.models import SmbSettings, SmbShare
 from sharing.smb.engine.desired import SmbGlobals, SmbShareSpec, SmbState
+from storage.datasets.selectors import dataset_path
+from storage.registry import Holder
 
 log = logging.getLogger(__name__)
-
-
-def build_accounts() -> Accounts:
-    """Every local user and group, with extra members listed on their groups."""
-    users = LocalUser.objects.select_related("group").prefetch_related("groups")
-    members: dict[str, list[str]] = {}
-    for user in users:
-        for group in user.groups.all():
-            members.setdefault(group.name, []).append(user.username)
-    return Accounts(
-        users=tuple(
-            UserSpec(
-                name=u.username,
-                uid=u.uid,
-                group=u.group.name,
-                full_name=u.full_name,
-                disabled=u.disabled,
-                nt_hash=u.nt_hash or None,
-            )
-            for u in users
-        ),
-        groups=tuple(
-            GroupSpec(name=g.name, gid=g.gid, members=tuple(sorted(members.get(g.name, ()))))
-            for g in LocalGroup.objects.all()
-        ),
-    )
 
 
 def _share_spec(share: SmbShare) -> SmbShareSpec | None:
@@ -79,25 +55,19 @@ def build_smb_state(port: int = 445) -> SmbState:
     )
 
 
-def _export_spec(share: NfsShare) -> NfsExportSpec | None:
-    path = dataset_path(share.dataset)
-    if not path:
-        log.warning("NFS export of %s is not served: it is not mounted", share.dataset)
-        return None
-    mapped = share.map_mode != NfsShare.MapMode.NONE
-    return NfsExportSpec(
-        path=path,
-        networks=tuple(share.networks),
-        hosts=tuple(share.hosts),
-        read_only=share.read_only,
-        map_mode=share.map_mode,  # type: ignore[arg-type]
-        anon_uid=share.map_user.uid if mapped and share.map_user else None,
-        anon_gid=share.map_group.gid if mapped and share.map_group else None,
-    )
+def smb_shares_of(zfs_name: str, *, prefix: bool = False) -> list[str]:
+    """Names of SMB shares of this dataset (or of any dataset under it, with prefix)."""
+    match = Q(dataset=zfs_name)
+    if prefix:
+        match |= Q(dataset__startswith=f"{zfs_name}/")
+    return list(SmbShare.objects.filter(match).values_list("name", flat=True))
 
 
-def build_nfs_state() -> NfsState:
-    """Every enabled export, and whether NFSv3 is offered."""
-    shares = NfsShare.objects.filter(enabled=True).select_related("map_user", "map_group")
-    specs = [spec for spec in map(_export_spec, shares) if spec is not None]
-    return NfsState(exports=tuple(specs), v3=NfsSettings.load().v3)
+def smb_share_list() -> QuerySet[SmbShare]:
+    """Every SMB share with who it admits, for pages and the API."""
+    return SmbShare.objects.prefetch_related("users", "groups")
+
+
+def share_holders(zfs_name: str, include_children: bool) -> list[Holder]:
+    """The SMB shares of this dataset (or, with include_children, of any dataset below)."""
+    return [Holder("SMB share", name) for name in smb_shares_of(zfs_name, prefix=include_children)]

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from nasui.validation import fail
-from sharing.files_apply_tmp import files_saved_and_applied
+from sharing.apply import files_saved_and_applied
 from sharing.iscsi import validation as v
 from sharing.models import LocalGroup, LocalUser, SmbSettings, SmbShare
 from sharing.smb.engine.desired import SHARE_NAME_RULE, SmbError, SmbGlobals, SmbShareSpec

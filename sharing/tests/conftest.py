@@ -7,13 +7,15 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from sharing import runtime as shared_runtime
 from sharing.iscsi import runtime
 from sharing.iscsi.engine.base import ChangeReport, Session
 from sharing.iscsi.engine.desired import DesiredState
 from sharing.iscsi.engine.errors import EngineFailure
-from sharing.smb import runtime as files_runtime
-from sharing.smb import selectors as files_state
+from sharing.nfs.runtime import NfsRuntime
+from sharing.smb import selectors as smb_selectors
 from sharing.smb.engine.desired import SmbState
+from sharing.smb.runtime import SmbRuntime
 from tests.iscsi.live_tools import require_if_marked
 
 
@@ -89,8 +91,8 @@ class RecordingFiles:
 
     def apply(self) -> None:
         if self.refuse:
-            raise files_runtime.FilesApplyError(self.refuse)
-        self.applied.append(files_state.build_smb_state())
+            raise shared_runtime.ApplyError(self.refuse)
+        self.applied.append(smb_selectors.build_smb_state())
 
     @property
     def last(self) -> SmbState:
@@ -101,9 +103,11 @@ class RecordingFiles:
 def fake_files(monkeypatch) -> RecordingFiles:
     """The accounts and SMB services talk to this double instead of a real smbd."""
     double = RecordingFiles()
-    monkeypatch.setattr(files_runtime, "apply_configuration", double.apply)
-    monkeypatch.setattr(files_runtime, "restore_configuration", lambda: None)
+    monkeypatch.setattr(SmbRuntime, "apply", lambda self: double.apply())
+    monkeypatch.setattr(SmbRuntime, "restore", lambda self: None)
+    monkeypatch.setattr(NfsRuntime, "apply", lambda self: None)
+    monkeypatch.setattr(NfsRuntime, "restore", lambda self: None)
     # A stand-in for Samba's tool: the same password always gives the same 32 hex digits.
     fake_hash = lambda user, password: hashlib.sha256(password.encode()).hexdigest()[:32].upper()  # noqa: E731
-    monkeypatch.setattr(files_runtime, "nt_hash", fake_hash)
+    monkeypatch.setattr(shared_runtime, "_nt_hashers", [fake_hash])
     return double

@@ -14,13 +14,12 @@ from typing import Any
 import pytest
 from django.db import connections, transaction
 
-from sharing.apply import configuration_lock
-from sharing.apply_tmp import saved_and_applied
-from sharing.files_apply_tmp import files_saved_and_applied
+from sharing.apply import configuration_lock, files_saved_and_applied
 from sharing.iscsi import runtime
+from sharing.iscsi.services.common import saved_and_applied
 from sharing.models import AuthGroup, AuthMethod, IscsiSettings, SmbSettings
-from sharing.smb import runtime as files_runtime
-from sharing.smb import selectors as files_state
+from sharing.smb import runtime as smb_runtime
+from sharing.smb import selectors as smb_selectors
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,7 +82,7 @@ def test_the_iscsi_boot_step_applies_a_target_saved_while_it_started(
 
     fake_target.apply = apply
     fake_target.start = started.set
-    boot_step = lambda: runtime.supervise_once(first=True)  # noqa: E731
+    boot_step = lambda: runtime.IscsiRuntime().supervise(first=True)  # noqa: E731
     save_during_boot_step(saved_and_applied, boot_step, started, committed, discovery_chap_on)
     # the change's own apply (before its commit), then the boot step's with the committed state
     assert seen == [(False, True), (True, True)]
@@ -113,17 +112,16 @@ def test_the_smb_boot_step_applies_settings_saved_while_it_started(settings, tmp
     SmbSettings.load()
     started, committed = threading.Event(), threading.Event()
     smbd = SmbDouble(started, committed)
-    monkeypatch.setattr(files_runtime, "smb_engine", smbd.engine)
-    monkeypatch.setattr(files_runtime, "build_accounts", lambda: ())
+    monkeypatch.setattr(smb_runtime, "smb_engine", smbd.engine)
 
     def change() -> None:
         SmbSettings.objects.filter(pk=1).update(workgroup="HOME")
 
     def user_apply() -> None:  # the web's apply of the change, inside its transaction
-        smbd.apply(files_state.build_smb_state())
+        smbd.apply(smb_selectors.build_smb_state())
 
-    monkeypatch.setattr(files_runtime, "apply_configuration", user_apply)
-    boot_step = lambda: files_runtime.supervise_once(first=True)  # noqa: E731
+    monkeypatch.setattr(smb_runtime.SmbRuntime, "apply", lambda self: user_apply())
+    boot_step = lambda: smb_runtime.SmbRuntime().supervise(first=True)  # noqa: E731
     save_during_boot_step(files_saved_and_applied, boot_step, started, committed, change)
     assert smbd.seen[-1] == (True, "HOME"), smbd.seen
 

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 
 from sharing.iscsi import services
 from sharing.models import Extent
+from sharing.runtime import ApplyError
 from storage.engine import get_engine
 
 
@@ -100,5 +101,5 @@ def test_a_link_swapped_in_after_creation_is_never_handed_to_the_target(fake_tar
     services.association_create(target=target, extent=extent)
     image.unlink()
     os.symlink("/etc/passwd", image)
-    with pytest.raises(runtime.IscsiApplyError, match=r"disk\.img"):
-        runtime.apply_configuration()
+    with pytest.raises(ApplyError, match=r"disk\.img"):
+        runtime.IscsiRuntime().apply()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sharing.holders import iscsi_extent_holders
 from sharing.iscsi import services
+from sharing.iscsi.selectors import extent_holders as iscsi_extent_holders
 from storage.engine import get_engine
 from storage.registry import Holder, holders_of
 

@@ -7,8 +7,8 @@ from django.core.exceptions import ValidationError
 
 from sharing.accounts import services as accounts
 from sharing.models import NfsShare
+from sharing.nfs import selectors as nf_selectors
 from sharing.nfs import services as nfs
-from sharing.smb import selectors as files_state
 from storage.datasets import selectors as storage
 from storage.datasets import services as storage_services
 
@@ -29,7 +29,7 @@ def _errors(exc: pytest.ExceptionInfo[ValidationError]) -> dict[str, list[str]]:
 
 def test_an_export_becomes_one_spec_with_its_clients(media):
     nfs.nfs_share_create(path=media, networks=["192.168.1.7/24"], hosts=["ESXi.local"])
-    [spec] = files_state.build_nfs_state().exports
+    [spec] = nf_selectors.build_nfs_state().exports
     assert (spec.path, spec.networks, spec.hosts) == (media, ("192.168.1.0/24",), ("esxi.local",))
     assert spec.map_mode == "none"
 
@@ -37,7 +37,7 @@ def test_an_export_becomes_one_spec_with_its_clients(media):
 def test_mapall_maps_to_the_users_uid_and_its_group(media):
     sam = accounts.user_create(username="sam", password="sam secret 1")
     nfs.nfs_share_create(path=media, networks=["10.0.0.0/8"], map_mode="all", map_user=sam)
-    [spec] = files_state.build_nfs_state().exports
+    [spec] = nf_selectors.build_nfs_state().exports
     assert (spec.map_mode, spec.anon_uid, spec.anon_gid) == ("all", sam.uid, sam.group.gid)
 
 
@@ -86,7 +86,7 @@ def test_the_api_and_the_page(admin_client, media):
     assert "NASUI_NFS=none" in page
     v3 = admin_client.put("/api/sharing/nfs/settings/", {"v3": True}, content_type=JSON)
     assert v3.status_code == 200
-    assert files_state.build_nfs_state().v3
+    assert nf_selectors.build_nfs_state().v3
 
 
 def test_a_user_an_export_maps_to_cannot_be_deleted(media):

@@ -123,9 +123,10 @@ def test_the_lun_form_offers_only_extents_not_yet_mapped(client, zvol):
 
 def test_stop_and_restart_ask_first_and_start_does_not(client, monkeypatch):
     from sharing.iscsi import runtime
+    from sharing.runtime import ServiceStatus
 
-    status = {"engine": "tgt", "running": True, "sessions": [], "actions": ["stop", "restart"]}
-    monkeypatch.setattr(runtime, "service_status", lambda: status)
+    status = ServiceStatus(running=True, engine="tgt")
+    monkeypatch.setattr(runtime.IscsiRuntime, "status", lambda self: status)
     page = client.get("/sharing/").content.decode()
     restart = 'data-confirm="Restart the iSCSI service? 0 connected initiators lose their disks'
     assert restart in page

@@ -7,6 +7,7 @@ import pytest
 from sharing.iscsi import runtime
 from sharing.iscsi.engine.lio import LioEngine
 from sharing.iscsi.engine.tgt import TgtEngine
+from sharing.iscsi.runtime import IscsiRuntime
 
 pytestmark = pytest.mark.django_db
 
@@ -47,21 +48,21 @@ def test_auto_picks_tgt_without_the_kernel_target(settings, monkeypatch):
 def test_the_first_check_applies_even_when_the_target_seems_up(fake_target, settings, tmp_path):
     # LIO's modules load at boot, so it "runs" with an empty configuration until applied
     settings.DATA_DIR = tmp_path
-    assert runtime.supervise_once() is None
+    assert IscsiRuntime().supervise() is None
     assert fake_target.applied == []
-    assert runtime.supervise_once(first=True) is not None
+    assert (IscsiRuntime().supervise(first=True) or "").startswith("target started")
     assert len(fake_target.applied) == 1
 
 
 def test_a_user_stop_wins_over_the_first_check_and_status(fake_target, settings, tmp_path):
     settings.DATA_DIR = tmp_path
-    runtime.control("stop")
+    IscsiRuntime().control("stop")
     fake_target.running = True  # a stopped LIO still has its modules loaded
-    assert runtime.supervise_once(first=True) is None
-    assert runtime.service_status()["running"] is False
-    assert runtime.service_status()["actions"] == ["start"]
-    runtime.control("start")
-    assert runtime.service_status()["running"] is True
+    assert (IscsiRuntime().supervise(first=True) or "").startswith("left stopped")
+    assert IscsiRuntime().status().running is False
+    assert IscsiRuntime().status().actions == ["start"]
+    IscsiRuntime().control("start")
+    assert IscsiRuntime().status().running is True
 
 
 def test_the_boot_step_fails_loudly_when_the_target_refuses(fake_target, settings, tmp_path):

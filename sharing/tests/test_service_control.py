@@ -8,10 +8,15 @@ from typing import Any
 
 import pytest
 
-from sharing.iscsi import runtime
+from sharing.iscsi.runtime import IscsiRuntime
+from sharing.management.supervisor import check
 from sharing.models import IscsiSettings, NfsSettings, SmbSettings
-from sharing.smb import runtime as files_runtime
+from sharing.nfs import runtime as nfs_runtime
+from sharing.nfs.runtime import NfsRuntime
+from sharing.runtime import ApplyError
+from sharing.smb import runtime as smb_runtime
 from sharing.smb.engine.errors import SmbEngineError
+from sharing.smb.runtime import SmbRuntime
 
 pytestmark = pytest.mark.django_db
 JSON = "application/json"
@@ -55,10 +60,9 @@ def boot(monkeypatch, settings, tmp_path) -> dict[str, str]:
 def smbd(monkeypatch, boot) -> FakeDaemon:
     """smbd on a double; the first check's full apply does nothing."""
     double = FakeDaemon()
-    monkeypatch.setattr(files_runtime, "smb_engine", lambda: double)
-    monkeypatch.setattr(files_runtime, "apply_configuration", lambda: None)
-    monkeypatch.setattr(files_runtime, "_apply_smb", lambda: None)
-    monkeypatch.setattr(files_runtime, "_apply_nfs", lambda: None)
+    monkeypatch.setattr(smb_runtime, "smb_engine", lambda: double)
+    monkeypatch.setattr(SmbRuntime, "apply", lambda self: None)
+    monkeypatch.setattr(NfsRuntime, "apply", lambda self: None)
     return double
 
 
@@ -67,8 +71,8 @@ def nfsd(monkeypatch, settings, boot) -> FakeDaemon:
     """The kernel NFS server (NASUI_NFS=kernel) on a double."""
     settings.NASUI_NFS = "kernel"
     double = FakeDaemon()
-    monkeypatch.setattr(files_runtime, "nfs_engine", lambda: double)
-    monkeypatch.setattr(files_runtime, "build_nfs_state", lambda: None)
+    monkeypatch.setattr(nfs_runtime, "nfs_engine", lambda: double)
+    monkeypatch.setattr(nfs_runtime, "build_nfs_state", lambda: None)
     return double
 
 
@@ -76,6 +80,12 @@ def nfsd(monkeypatch, settings, boot) -> FakeDaemon:
 def daemons(fake_target, smbd, nfsd) -> dict[str, Any]:
     """Every service on a double: the target, smbd and nfsd."""
     return {"iscsi": fake_target, "smb": smbd, "nfs": nfsd}
+
+
+def first_checks() -> None:
+    """The file servers' first checks, as the SMB service daemon runs them at boot."""
+    for server in (SmbRuntime(), NfsRuntime()):
+        check(server, first=True, out=print, err=print)
 
 
 def _disable(model: Any) -> None:
@@ -97,11 +107,11 @@ def test_start_at_boot_is_on_by_default():
 def test_a_disabled_target_stays_stopped_at_boot_and_after(fake_target, boot):
     _disable(IscsiSettings)
     fake_target.running = False
-    assert runtime.supervise_once(first=True) is None
-    assert runtime.supervise_once() is None
+    assert (IscsiRuntime().supervise(first=True) or "").startswith("left stopped")
+    assert IscsiRuntime().supervise() is None
     assert not fake_target.running
     assert fake_target.applied == []
-    assert runtime.service_status()["actions"] == ["start"]
+    assert IscsiRuntime().status().actions == ["start"]
 
 
 def test_the_boot_step_says_it_left_a_disabled_target_stopped(fake_target, boot):
@@ -116,51 +126,51 @@ def test_the_boot_step_says_it_left_a_disabled_target_stopped(fake_target, boot)
 
 
 def test_an_enabled_target_starts_at_boot_after_a_stop_in_the_previous_boot(fake_target, boot):
-    runtime.control("stop")
+    IscsiRuntime().control("stop")
     boot["id"] = "boot-2"
-    assert runtime.supervise_once(first=True) is not None
+    assert (IscsiRuntime().supervise(first=True) or "").startswith("target started")
     assert fake_target.running
-    assert runtime.service_status()["running"]
+    assert IscsiRuntime().status().running
 
 
 def test_a_disabled_smbd_stays_stopped_at_boot_until_a_user_starts_it(smbd):
     _disable(SmbSettings)
-    assert files_runtime.supervise_once(first=True) is False
-    assert files_runtime.supervise_once() is False
+    assert (SmbRuntime().supervise(first=True) or "").startswith("smbd left stopped")
+    assert SmbRuntime().supervise() is None
     assert smbd.calls == []
-    files_runtime.control("start")
+    SmbRuntime().control("start")
     assert smbd.running
     smbd.running = False  # smbd died: the user's Start of this boot stands
-    assert files_runtime.supervise_once() is True
+    assert SmbRuntime().supervise() == "smbd started"
 
 
 def test_an_enabled_smbd_starts_at_boot(smbd):
-    assert files_runtime.supervise_once(first=True) is True
+    assert SmbRuntime().supervise(first=True) == "smbd started"
     assert smbd.calls == ["start"]  # the first check applied everything already
 
 
 def test_a_users_smb_stop_ends_with_the_boot(smbd, boot):
-    files_runtime.control("start")
-    files_runtime.control("stop")
-    assert files_runtime.supervise_once(first=True) is False  # supervisor restart, same boot
+    SmbRuntime().control("start")
+    SmbRuntime().control("stop")
+    assert (SmbRuntime().supervise(first=True) or "").startswith("smbd left stopped")  # same boot
     boot["id"] = "boot-2"
-    assert files_runtime.supervise_once(first=True) is True
+    assert SmbRuntime().supervise(first=True) == "smbd started"
 
 
 def test_the_first_check_starts_an_enabled_nfs_server_with_its_exports(smbd, nfsd):
-    files_runtime.supervise_once(first=True)
+    first_checks()
     assert nfsd.calls == ["start", "apply"]
 
 
 def test_refused_nfs_exports_at_boot_do_not_keep_smb_down(smbd, nfsd, monkeypatch):
     refused: list[str] = []
 
-    def refuse() -> None:
+    def refuse(self: NfsRuntime) -> None:
         refused.append("nfs")
-        raise files_runtime.FilesApplyError("The NFS server refused the change: exportfs")
+        raise ApplyError("The NFS server refused the change: exportfs")
 
-    monkeypatch.setattr(files_runtime, "_apply_nfs", refuse)
-    assert files_runtime.supervise_once(first=True) is True
+    monkeypatch.setattr(NfsRuntime, "apply", refuse)
+    first_checks()
     assert refused == ["nfs"]  # the exports were tried at boot, and failed
     assert smbd.running
 
@@ -168,27 +178,27 @@ def test_refused_nfs_exports_at_boot_do_not_keep_smb_down(smbd, nfsd, monkeypatc
 def test_the_first_check_stops_a_disabled_nfs_server_its_unit_started(smbd, nfsd):
     _disable(NfsSettings)
     nfsd.running = True
-    files_runtime.supervise_once(first=True)
+    first_checks()
     assert nfsd.calls == ["stop"]
-    assert files_runtime.nfs_status()["actions"] == ["start"]
+    assert NfsRuntime().status().actions == ["start"]
 
 
 def test_nfs_start_and_stop_act_on_the_kernel_server(nfsd):
-    files_runtime.nfs_control("start")
+    NfsRuntime().control("start")
     assert nfsd.running
-    files_runtime.nfs_control("stop")
+    NfsRuntime().control("stop")
     assert not nfsd.running
-    assert files_runtime.nfs_switch().held_stopped()
+    assert nfs_runtime.switch().held_stopped()
 
 
 def test_nfs_offers_no_controls_where_it_is_not_served(settings, boot):
     settings.NASUI_NFS = "none"
-    files_runtime.nfs_engine.cache_clear()
-    status = files_runtime.nfs_status()
-    assert status["actions"] == []
-    assert "exports are kept" in status["message"]
-    with pytest.raises(files_runtime.FilesApplyError, match="NASUI_NFS=none"):
-        files_runtime.nfs_control("start")
+    nfs_runtime.nfs_engine.cache_clear()
+    status = NfsRuntime().status()
+    assert status.actions == []
+    assert "exports are kept" in status.message
+    with pytest.raises(ApplyError, match="NASUI_NFS=none"):
+        NfsRuntime().control("start")
 
 
 # -- the page -------------------------------------------------------------------------------
@@ -208,7 +218,7 @@ def test_the_page_shows_each_service_with_its_engine_state_and_controls(admin_cl
 
 def test_the_page_says_nfs_is_not_served_and_offers_no_nfs_controls(admin_client, smbd, settings):
     settings.NASUI_NFS = "none"
-    files_runtime.nfs_engine.cache_clear()
+    nfs_runtime.nfs_engine.cache_clear()
     body = admin_client.get("/services/").content.decode()
     assert "exports are kept" in body
     assert "/services/nfs/start/" not in body

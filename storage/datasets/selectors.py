@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from storage.datasets import selectors as storage
 from storage.engine import get_engine
 from storage.zfs import names
 from storage.zfs.base import Dataset
+from storage.zfs.errors import ZfsError
 
 
 @dataclass(frozen=True)
@@ -80,3 +82,12 @@ def filesystem_names() -> list[str]:
 def zvol_path(name: str) -> Path:
     """Where a zvol's blocks can be read: its device node (a sparse file in the sandbox)."""
     return get_engine().zvol_path(name)
+
+
+def dataset_path(dataset: str) -> str:
+    """Where a shared dataset is mounted ("" when it is gone or not mounted)."""
+    try:
+        mountpoint = storage.dataset_get(dataset).mountpoint
+    except ZfsError:
+        return ""
+    return mountpoint if mountpoint and mountpoint.startswith("/") else ""

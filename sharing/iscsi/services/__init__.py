@@ -3,8 +3,8 @@
 One module per kind of object; every write goes through `apply.saved_and_applied`.
 """
 
-from sharing.apply_tmp import saved_and_applied
 from sharing.iscsi.services.auth import auth_group_create, auth_group_delete, auth_group_update
+from sharing.iscsi.services.common import saved_and_applied
 from sharing.iscsi.services.extents import (
     association_create,
     association_delete,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
 from nasui.validation import fail
-from sharing.apply_tmp import in_use, saved_and_applied
 from sharing.iscsi import validation as v
 from sharing.iscsi.selectors import used_by_discovery
+from sharing.iscsi.services.common import in_use, saved_and_applied
 from sharing.models import AuthGroup, AuthMethod, TargetGroup
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.db import IntegrityError
 
 from nasui.validation import fail
-from sharing.apply_tmp import saved_and_applied, updated
 from sharing.iscsi import runtime
 from sharing.iscsi.selectors import lowest_free_lun
+from sharing.iscsi.services.common import saved_and_applied, updated
 from sharing.models import Extent, Target, TargetExtent
 from storage import paths
 from storage.datasets import selectors as storage_selectors

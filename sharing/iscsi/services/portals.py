@@ -8,9 +8,9 @@ from typing import Any
 from django.db.models import ProtectedError
 
 from nasui.validation import fail
-from sharing.apply_tmp import in_use, saved_and_applied, updated
 from sharing.iscsi import runtime
 from sharing.iscsi import validation as v
+from sharing.iscsi.services.common import in_use, saved_and_applied, updated
 from sharing.models import (
     AuthGroup,
     AuthMethod,

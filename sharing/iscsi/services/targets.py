@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from nasui.validation import fail
-from sharing.apply_tmp import saved_and_applied
 from sharing.iscsi import validation as v
 from sharing.iscsi.selectors import used_by_discovery
+from sharing.iscsi.services.common import saved_and_applied
 from sharing.models import AuthGroup, InitiatorGroup, Target, TargetGroup
 
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import signal
-import threading
 import time
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from nasui.lib.switch import LEFT_STOPPED
-from sharing.iscsi import runtime
+from sharing.iscsi.runtime import engine_name
+from sharing.management.supervisor import check, supervise
+from sharing.runtime import ServiceRuntime, runtime
 
 
 class Command(BaseCommand):
@@ -37,42 +36,17 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        target = runtime("iscsi")
         if options["once"]:
-            self._once(options["interval"], options["wait"])
+            self._once(target, options["interval"], options["wait"])
             return
-        done = threading.Event()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, lambda *_: done.set())
-        self.stdout.write(f"iSCSI service: {runtime.engine_name()} target, supervising")
-        try:
-            first = True
-            while not done.is_set():
-                self._check(first)
-                first = False
-                done.wait(options["interval"])
-        finally:
-            # Stopping the panel stops its target: nothing is left running behind it.
-            runtime.engine().stop()
-            self.stdout.write("iSCSI service: target stopped")
+        self.stdout.write(f"iSCSI service: {engine_name()} target, supervising")
+        supervise([target], options["interval"], self.stdout.write, self.stderr.write)
 
-    def _once(self, interval: float, wait: float) -> None:
+    def _once(self, target: ServiceRuntime, interval: float, wait: float) -> None:
         """Start and apply, retrying until `wait` runs out; CommandError if it never worked."""
         deadline = time.monotonic() + wait
-        while not self._check(first=True):
+        while not check(target, first=True, out=self.stdout.write, err=self.stderr.write):
             if time.monotonic() >= deadline:
                 raise CommandError("the iSCSI target could not be started")
             time.sleep(interval)
-
-    def _check(self, first: bool) -> bool:
-        """One supervision step; False (and the reason on stderr) if the target refused."""
-        try:
-            report = runtime.supervise_once(first=first)
-        except runtime.IscsiApplyError as exc:
-            self.stderr.write(str(exc))
-            return False
-        if report is not None:
-            changes = "; ".join(report.lines()) or "nothing to configure"
-            self.stdout.write(f"iSCSI service: target started, {changes}")
-        elif first and runtime.switch().held_stopped():
-            self.stdout.write(f"iSCSI service: left stopped ({LEFT_STOPPED})")
-        return True
