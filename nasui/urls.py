@@ -12,9 +12,7 @@ from monitoring.alerting.api_urls import urlpatterns as alerts_api_urls
 from monitoring.api.urls import urlpatterns as monitoring_api_urls
 from nasui import views
 from nasui.api import urls as api_urls
-from sharing.accounts.urls_api_tmp import urlpatterns as files_api_urls
-from sharing.control.urls_api_tmp import urlpatterns as services_api_urls
-from sharing.iscsi.urls_api_tmp import urlpatterns as sharing_api_urls
+from sharing import api_urls as sharing_api
 from storage.api_urls import urlpatterns as storage_api_urls
 
 # DRF marks its views login_not_required and authenticates them itself (token or session).
@@ -23,9 +21,9 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("storage/", include((storage_api_urls, "storage-api"))),
     path("monitoring/", include((monitoring_api_urls, "monitoring-api"))),
     path("alerts/", include((alerts_api_urls, "alerts-api"))),
-    path("sharing/iscsi/", include((sharing_api_urls, "sharing-api"))),
-    path("sharing/", include((files_api_urls, "files-api"))),
-    path("services/", include((services_api_urls, "services-api"))),
+    path("sharing/iscsi/", include((sharing_api.iscsi_urlpatterns, "sharing-api"))),
+    path("sharing/", include((sharing_api.files_urlpatterns, "files-api"))),
+    path("services/", include((sharing_api.services_urlpatterns, "services-api"))),
     path("advisor/", include((advisor_api_urls, "advisor-api"))),
     path("", include(api_urls.urlpatterns)),
 ]

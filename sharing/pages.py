@@ -10,6 +10,9 @@ from django.http import HttpRequest, HttpResponse
 
 from nasui import pages
 
+# The file-sharing pages (accounts, SMB, NFS, the wizard) all lead back to the files overview.
+FILES = "sharing:files"
+
 
 def form_page(
     request: HttpRequest,

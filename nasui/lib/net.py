@@ -1,7 +1,8 @@
-"""Small network helpers for local daemons and the tests that talk to them."""
+"""Small network helpers: addresses as users type them, and ports for local daemons."""
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 
 
@@ -10,3 +11,8 @@ def free_loopback_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def normalize_ip(value: str) -> str:
+    """An IPv4 or IPv6 address in its compressed canonical form ("[::1]" too); ValueError."""
+    return str(ipaddress.ip_address(value.strip().strip("[]")))

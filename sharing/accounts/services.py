@@ -9,11 +9,12 @@ from django.db.models import Max
 from django.utils import timezone
 
 from nasui.validation import fail, refusal
-from sharing.accounts.engine.desired import ID_MAX, ID_MIN
+from sharing.accounts.engine.desired import ID_MAX, ID_MIN, NAME_RULE, AccountError
+from sharing.accounts.engine.desired import check_name as check_account_name
 from sharing.apply import files_saved_and_applied
-from sharing.iscsi import validation as v
 from sharing.models import LocalGroup, LocalUser
 from sharing.runtime import nt_hash as make_nt_hash
+from storage.datasets.selectors import filesystem_names
 
 # New ids start clear of the accounts an installer or distribution makes (1000, 1001...).
 FIRST_AUTO_ID = 3000
@@ -37,7 +38,7 @@ def _check_id(value: int | None, field: str, taken: Iterable[int]) -> None:
 
 def group_create(*, name: str, gid: int | None = None, comment: str = "") -> LocalGroup:
     """A new local group; the gid is the next free one unless given."""
-    name = v.validate_account_name(name, "name")
+    name = validate_account_name(name, "name")
     if LocalGroup.objects.filter(name=name).exists():
         raise fail("name", f"There is already a group named {name}.")
     _check_id(gid, "gid", LocalGroup.objects.values_list("gid", flat=True))
@@ -49,7 +50,7 @@ def group_create(*, name: str, gid: int | None = None, comment: str = "") -> Loc
 
 def group_update(*, group: LocalGroup, name: str, comment: str = "") -> LocalGroup:
     """Rename a group or change its comment (its gid stays: files on disk carry it)."""
-    name = v.validate_account_name(name, "name")
+    name = validate_account_name(name, "name")
     if LocalGroup.objects.filter(name=name).exclude(pk=group.pk).exists():
         raise fail("name", f"There is already a group named {name}.")
 
@@ -95,7 +96,7 @@ def _user_fields(data: dict[str, Any]) -> dict[str, Any]:
         raise fail("full_name", "Use printable characters, without ':'.")
     home = data.get("home_dataset", "").strip()
     if home:
-        v.validate_home_dataset(home)
+        validate_home_dataset(home)
     return {
         "full_name": full_name,
         "email": data.get("email", "").strip(),
@@ -114,7 +115,7 @@ def user_create(
     **fields: Any,
 ) -> LocalUser:
     """A new user; without a primary group one of the same name is made (as useradd does)."""
-    username = v.validate_account_name(username, "username")
+    username = validate_account_name(username, "username")
     if LocalUser.objects.filter(username=username).exists():
         raise fail("username", f"There is already a user named {username}.")
     _check_id(uid, "uid", LocalUser.objects.values_list("uid", flat=True))
@@ -187,3 +188,19 @@ def user_delete(*, user: LocalUser) -> None:
             own.delete()
 
     files_saved_and_applied(change)
+
+
+def validate_account_name(name: str, field: str) -> str:
+    """A local user or group name under the portable POSIX rule."""
+    name = name.strip()
+    try:
+        return check_account_name(name, "name")
+    except AccountError as exc:
+        raise fail(field, f"Use {NAME_RULE}.") from exc
+
+
+def validate_home_dataset(name: str) -> str:
+    """A home must be an existing file system of a panel pool."""
+    if name not in filesystem_names():
+        raise fail("home_dataset", f"There is no file system named “{name}”.")
+    return name

@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from sharing.iscsi.validation import target_iqn
 from sharing.models import (
     AuthGroup,
     Extent,
@@ -108,8 +109,6 @@ class TargetSerializer(serializers.ModelSerializer[Target]):
         extra_kwargs: dict[str, Any] = {"name": {"validators": []}}
 
     def get_iqn(self, target: Target) -> str:
-        from sharing.iscsi.validation import target_iqn
-
         return target_iqn(IscsiSettings.load().basename, target.name)
 
     def get_luns(self, target: Target) -> list[dict[str, Any]]:

@@ -6,11 +6,8 @@ import re
 from typing import Any
 
 from nasui.validation import fail
-from sharing.accounts.engine.desired import NAME_RULE, AccountError
-from sharing.accounts.engine.desired import check_name as check_account_name
 from sharing.iscsi.engine import desired, iqn
 from sharing.iscsi.engine.errors import InvalidSpec
-from storage.datasets.selectors import filesystem_names
 
 TARGET_NAME_RE = re.compile(r"^[-a-z0-9.:]+$")
 TARGET_NAME_MAX = 120
@@ -77,14 +74,6 @@ def validate_chap_user(user: str, field: str) -> str:
     return user
 
 
-def validate_address(text: str, field: str = "addresses") -> str:
-    """A listen address: IPv4 or IPv6 (0.0.0.0 and :: listen everywhere)."""
-    try:
-        return desired.normalize_ip(text)
-    except InvalidSpec as exc:
-        raise fail(field, f"“{text}” is not an IPv4 or IPv6 address.") from exc
-
-
 def check_credentials(user: str, secret: str, peer_user: str, peer_secret: str) -> None:
     """CHAP user and secret, and the peer pair for mutual CHAP when either is given."""
     validate_chap_user(user, "user")
@@ -108,19 +97,3 @@ def check_auth_choice(method: str, group: Any, prefix: str) -> str:
     if method == "mutual" and not group.mutual:
         raise fail(f"{prefix}auth_group", "The auth group has no peer user for mutual CHAP.")
     return method
-
-
-def validate_account_name(name: str, field: str) -> str:
-    """A local user or group name under the portable POSIX rule."""
-    name = name.strip()
-    try:
-        return check_account_name(name, "name")
-    except AccountError as exc:
-        raise fail(field, f"Use {NAME_RULE}.") from exc
-
-
-def validate_home_dataset(name: str) -> str:
-    """A home must be an existing file system of a panel pool."""
-    if name not in filesystem_names():
-        raise fail("home_dataset", f"There is no file system named “{name}”.")
-    return name

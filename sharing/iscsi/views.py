@@ -11,8 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from sharing.iscsi import forms as f
-from sharing.iscsi import runtime, selectors, services
+from sharing.iscsi import forms, runtime, selectors, services
 from sharing.iscsi.services import wizard
 from sharing.models import AuthGroup, Extent, InitiatorGroup, IscsiSettings, Portal, Target
 from sharing.pages import delete_page, form_page
@@ -48,7 +47,7 @@ def service_control(request: HttpRequest, action: str) -> HttpResponse:
 
 def wizard_page(request: HttpRequest) -> HttpResponse:
     """Share a new zvol with one PC in one form."""
-    form = f.WizardForm(
+    form = forms.WizardForm(
         request.POST or None,
         parents=storage.filesystem_names(),
         unshared=selectors.unshared_zvols(),
@@ -72,7 +71,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         "discovery_auth_method": row.discovery_auth_method,
         "discovery_auth_group": row.discovery_auth_group_id or "",
     }
-    form = f.SettingsForm(request.POST or None, initial=initial)
+    form = forms.SettingsForm(request.POST or None, initial=initial)
 
     def save(data: dict[str, Any]) -> object:
         group = _maybe(AuthGroup, data.pop("discovery_auth_group"))
@@ -90,10 +89,10 @@ def portal_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
             "addresses": "\n".join(a.address for a in portal.addresses.all()),
             "comment": portal.comment,
         }
-    form = f.PortalForm(request.POST or None, initial=initial)
+    form = forms.PortalForm(request.POST or None, initial=initial)
 
     def save(data: dict[str, Any]) -> object:
-        addresses = f.lines(data["addresses"])
+        addresses = forms.lines(data["addresses"])
         if portal is None:
             return services.portal_create(addresses=addresses, comment=data["comment"])
         return services.portal_update(portal=portal, addresses=addresses, comment=data["comment"])
@@ -112,10 +111,13 @@ def initiator_group_form(request: HttpRequest, pk: int | None = None) -> HttpRes
             "networks": "\n".join(group.networks),
             "comment": group.comment,
         }
-    form = f.InitiatorGroupForm(request.POST or None, initial=initial)
+    form = forms.InitiatorGroupForm(request.POST or None, initial=initial)
 
     def save(data: dict[str, Any]) -> object:
-        lists = {"initiators": f.lines(data["initiators"]), "networks": f.lines(data["networks"])}
+        lists = {
+            "initiators": forms.lines(data["initiators"]),
+            "networks": forms.lines(data["networks"]),
+        }
         if group is None:
             return services.initiator_group_create(**lists, comment=data["comment"])
         return services.initiator_group_update(group=group, **lists, comment=data["comment"])
@@ -128,7 +130,7 @@ def auth_group_form(request: HttpRequest, pk: int | None = None) -> HttpResponse
     """Create or edit CHAP credentials (secrets are never shown back)."""
     group = get_object_or_404(AuthGroup, pk=pk) if pk else None
     initial = {"tag": group.tag, "user": group.user, "peer_user": group.peer_user} if group else {}
-    form = f.AuthGroupForm(request.POST or None, initial=initial)
+    form = forms.AuthGroupForm(request.POST or None, initial=initial)
     if group is not None:
         form.fields["tag"].disabled = True
 
@@ -171,7 +173,7 @@ def target_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
                 "auth_method": first.auth_method,
                 "auth_group": first.auth_group_id or "",
             }
-    form = f.TargetForm(request.POST or None, initial=initial)
+    form = forms.TargetForm(request.POST or None, initial=initial)
 
     def save(data: dict[str, Any]) -> object:
         groups = [_group_entry(data)]
@@ -189,7 +191,7 @@ def extent_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
     """Create an extent, or edit an existing one's flags."""
     extent = get_object_or_404(Extent, pk=pk) if pk else None
     if extent is not None:
-        form: Any = f.ExtentEditForm(
+        form: Any = forms.ExtentEditForm(
             request.POST or None,
             initial={
                 "readonly": extent.readonly,
@@ -202,7 +204,7 @@ def extent_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
             title=f"Edit extent {extent.name}", done="Extent saved.",
         )  # fmt: skip
     zvols = [d.name for d in storage.dataset_list(volumes=True)]
-    form = f.ExtentForm(request.POST or None, zvols=zvols)
+    form = forms.ExtentForm(request.POST or None, zvols=zvols)
     return form_page(
         request, form, save=lambda d: services.extent_create(**d), title="Add extent",
         done="Extent saved.",
@@ -211,7 +213,7 @@ def extent_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
 
 def association_form(request: HttpRequest) -> HttpResponse:
     """Map an extent to a target as a LUN."""
-    form = f.AssociationForm(
+    form = forms.AssociationForm(
         request.POST or None, targets=Target.objects.all(), extents=selectors.unmapped_extents()
     )
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from nasui.validation import fail
+from nasui.validation import fail, validate_address
 from sharing.apply import files_saved_and_applied
-from sharing.iscsi import validation as v
 from sharing.models import LocalGroup, LocalUser, SmbSettings, SmbShare
 from sharing.smb.engine.desired import SHARE_NAME_RULE, SmbError, SmbGlobals, SmbShareSpec
 from storage import paths
@@ -28,7 +27,7 @@ def smb_settings_update(
     *, netbios_name: str, workgroup: str, description: str = "nasui", bind: Sequence[str] = ()
 ) -> SmbSettings:
     """Change the server's names and the addresses it listens on."""
-    bound = list(dict.fromkeys(v.validate_address(a, "bind") for a in bind if a.strip()))
+    bound = list(dict.fromkeys(validate_address(a, "bind") for a in bind if a.strip()))
     try:
         SmbGlobals(netbios_name, workgroup, description.strip(), tuple(bound))
     except SmbError as exc:

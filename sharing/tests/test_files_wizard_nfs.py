@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from sharing.accounts import services as accounts
-from sharing.files import wizard_tmp as files_wizard
+from sharing.files import services as files_wizard
 from sharing.models import LocalGroup, LocalUser, NfsShare, SmbShare
 from sharing.nfs import services as nfs
 from storage.datasets import selectors as storage

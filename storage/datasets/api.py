@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from nasui.api.bodies import validated
-from nasui.api.lists import ListViewSet
+from nasui.api.viewsets import ListViewSet
 from nasui.validation import fail
 from storage.datasets import selectors, services
 from storage.datasets import serializers as s

@@ -91,3 +91,12 @@ def dataset_path(dataset: str) -> str:
     except ZfsError:
         return ""
     return mountpoint if mountpoint and mountpoint.startswith("/") else ""
+
+
+def mounted_filesystems() -> list[tuple[str, str]]:
+    """(dataset, mountpoint) of every mounted file system: what a share may serve."""
+    return [
+        (d.name, d.mountpoint)
+        for d in dataset_list(volumes=False)
+        if d.mountpoint and d.mountpoint.startswith("/")
+    ]

@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from nasui.api.serializers import EpochDateTimeField, JobSerializer
 from storage import validation as v
+from storage.datasets.selectors import dataset_path
 from storage.ownership import selectors as ownership_selectors
 from storage.zfs.base import Dataset
 
@@ -172,3 +173,10 @@ class ZvolCreateSerializer(ZvolWriteSerializer):
     force = serializers.BooleanField(
         required=False, default=False, help_text="Allow a thick zvol over 80% of free space."
     )
+
+
+class MountpointField(serializers.CharField):
+    """Written as a path; read back as the shared dataset's mountpoint now ("" if unmounted)."""
+
+    def get_attribute(self, instance: Any) -> str:
+        return dataset_path(instance.dataset)

@@ -11,8 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nasui.api.bodies import validated
-from nasui.api.lists import ListViewSet
 from nasui.api.serializers import JobSerializer
+from nasui.api.viewsets import ListViewSet
 from storage.disks import selectors, services
 from storage.disks import serializers as s
 

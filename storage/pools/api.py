@@ -13,8 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from nasui.api.bodies import validated
-from nasui.api.lists import ListViewSet
 from nasui.api.serializers import JobSerializer
+from nasui.api.viewsets import ListViewSet
 from storage.pools import selectors, services
 from storage.pools import serializers as s
 from storage.scrub import services as scrub_services

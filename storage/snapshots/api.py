@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from nasui.api.bodies import validated
-from nasui.api.lists import ListViewSet
+from nasui.api.viewsets import ListViewSet
 from storage.snapshots import selectors, services
 from storage.snapshots import serializers as s
 from storage.zfs.base import Snapshot

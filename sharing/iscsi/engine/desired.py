@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from nasui.lib import net
 from sharing.iscsi.engine.errors import InvalidSpec
 from sharing.iscsi.engine.iqn import is_valid_name, join_target_name, validate_name
 
@@ -66,7 +67,7 @@ def normalize_network(value: str) -> str:
 def normalize_ip(value: str) -> str:
     """An IP address in its compressed canonical form, or InvalidSpec."""
     try:
-        return str(ipaddress.ip_address(value.strip().strip("[]")))
+        return net.normalize_ip(value)
     except ValueError as exc:
         raise InvalidSpec(f"{value!r} is not an IP address") from exc
 

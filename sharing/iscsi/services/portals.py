@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import ProtectedError
 
-from nasui.validation import fail
+from nasui.validation import fail, validate_address
 from sharing.iscsi import runtime
 from sharing.iscsi import validation as v
 from sharing.iscsi.services.common import in_use, saved_and_applied, updated
@@ -54,7 +54,7 @@ def settings_update(
 
 def _addresses(addresses: Sequence[str], portal: Portal | None) -> list[str]:
     """Validated, de-duplicated listen addresses not used by another portal."""
-    cleaned = list(dict.fromkeys(v.validate_address(a) for a in addresses if a.strip()))
+    cleaned = list(dict.fromkeys(validate_address(a) for a in addresses if a.strip()))
     if not cleaned:
         raise fail("addresses", "Give at least one address (0.0.0.0 listens on all IPv4).")
     taken = PortalAddress.objects.filter(address__in=cleaned)
