@@ -56,9 +56,10 @@ def setup_django(pools: int) -> None:
 
 def bench_cycle() -> dict[str, float]:
     """CPU and wall time of one sampling cycle: collectors alone, and with the row stored."""
-    from monitoring import services
-    from monitoring.collectors import take_sample
-    from monitoring.sources import local_sources
+    from monitoring.metrics.sources import local_sources
+
+    from monitoring.metrics import services
+    from monitoring.metrics.engine import take_sample
 
     sources = local_sources()
     collect_cpu, cycle_cpu, cycle_wall = [], [], []
@@ -81,7 +82,7 @@ def bench_cycle() -> dict[str, float]:
 
 def _quarter_summary(template: dict[str, float]) -> dict[str, list[float]]:
     """A quarter-hour rollup as maintenance would store it: 450 jittered samples summarized."""
-    from monitoring import rollup
+    from monitoring.metrics.engine import rollup
 
     n = int(900 / PERIOD)
     # spread over +-20% in a scrambled order: averages with as many digits as real ones have
@@ -98,7 +99,8 @@ def _simulate_earlier(start: float, template: dict[str, float]) -> None:
     Their raw samples and minute rows are long pruned; writing the quarter-hours directly saves
     ~45 minutes of simulated sampling. Maintenance runs after each day, as the beat would.
     """
-    from monitoring import rollup, services
+    from monitoring.metrics import services
+    from monitoring.metrics.engine import rollup
     from monitoring.models import Rollup
 
     summary = _quarter_summary(template)
@@ -114,7 +116,7 @@ def _simulate_earlier(start: float, template: dict[str, float]) -> None:
 
 def _simulate_week(start: float, template: dict[str, float]) -> None:
     """A week of 2 s samples from `start`, with maintenance after each hour."""
-    from monitoring import services
+    from monitoring.metrics import services
     from monitoring.models import Sample
 
     per_hour = int(3600 / PERIOD)
@@ -160,7 +162,7 @@ def simulate_year() -> dict[str, float]:
 
 def _time_series(metrics: list[str], key: str, resolution: int | None = None) -> tuple[float, int]:
     """Median ms of series() over a range (at another level if given), and its points."""
-    from monitoring import selectors
+    from monitoring.metrics import selectors
 
     chosen = selectors.RANGES[key]
     if resolution is not None:
@@ -176,7 +178,7 @@ def _time_series(metrics: list[str], key: str, resolution: int | None = None) ->
 
 def bench_series() -> list[dict[str, Any]]:
     """Latency of the series read behind /api/monitoring/series/, every range, 3 metrics."""
-    from monitoring import selectors
+    from monitoring.metrics import selectors
 
     metrics = ["cpu.user", "cpu.system", "cpu.iowait"]
     out = []
@@ -191,7 +193,7 @@ def bench_series() -> list[dict[str, Any]]:
 
 def bench_upgrade(end: float) -> dict[str, float]:
     """The first maintenance after migrating: the 3-hour level built from a year of quarters."""
-    from monitoring import services
+    from monitoring.metrics import services
     from monitoring.models import Rollup
 
     hours = Rollup.objects.filter(resolution=Rollup.HOURS)

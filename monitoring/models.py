@@ -1,4 +1,6 @@
-"""Monitoring samples: one row per sampling cycle, and min/avg/max rollups per time bucket.
+"""Monitoring's tables: metric samples and their rollups; alerts, the SMTP settings, sent mails.
+
+Samples: one row per sampling cycle, and min/avg/max rollups per time bucket.
 
 One row per batch with a JSON object of metrics (not one row per metric): at a 2 s period that
 is 1,800 rows an hour instead of ~60,000, one INSERT per cycle, and a series read is a JSON
@@ -7,7 +9,11 @@ extract over an indexed time range (see bench/monitoring_cost.py for the figures
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
+from django.db.models import Q
+
+from nasui.models import SettingsRow
 
 
 class Sample(models.Model):
@@ -48,7 +54,118 @@ class Rollup(models.Model):
         return f"{self.get_resolution_display()} rollup at {self.t}"
 
 
-# The alerting models live in their own module; importing them here registers them with the app.
-from monitoring.alerting.models import AlertRecord, MailSettings, SentMail  # noqa: E402
+# -- alerts -------------------------------------------------------------------------------------
 
-__all__ = ["AlertRecord", "MailSettings", "Rollup", "Sample", "SentMail"]
+
+class Level(models.TextChoices):
+    """How bad: danger needs action now, warning soon."""
+
+    DANGER = "danger", "Danger"
+    WARNING = "warning", "Warning"
+
+
+class MailState(models.TextChoices):
+    """Where the mail of one event (raised or cleared) stands."""
+
+    NONE = "", "Not due"
+    PENDING = "pending", "Waiting to be sent"
+    SENT = "sent", "Sent"
+    OFF = "off", "Not sent: e-mail was off"
+
+
+class AlertRecord(models.Model):
+    """One alert from its raising to its clearing; a condition that returns is a new row."""
+
+    key = models.CharField(max_length=300)  # "pool_health:tank": one open row per key
+    source = models.CharField(max_length=50)  # the registry source that reported it
+    level = models.CharField(max_length=10, choices=Level.choices)
+    kind = models.CharField(max_length=50)
+    subject = models.CharField(max_length=255)
+    title = models.CharField(max_length=300)
+    text = models.TextField()
+    raised_at = models.DateTimeField()
+    seen_at = models.DateTimeField()  # the last evaluation that still found the condition
+    cleared_at = models.DateTimeField(null=True, blank=True)
+    dismissed_at = models.DateTimeField(null=True, blank=True)
+    dismissed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    raise_mail = models.CharField(max_length=10, choices=MailState.choices, blank=True)
+    clear_mail = models.CharField(max_length=10, choices=MailState.choices, blank=True)
+
+    class Meta:
+        ordering = ["-raised_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["key"], condition=Q(cleared_at__isnull=True), name="alert_open_key_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.level}: {self.title}"
+
+    @property
+    def is_open(self) -> bool:
+        """The condition still holds."""
+        return self.cleared_at is None
+
+
+class Security(models.TextChoices):
+    """How the SMTP connection is protected."""
+
+    NONE = "none", "None (plain text)"
+    STARTTLS = "starttls", "STARTTLS (usually port 587)"
+    TLS = "tls", "TLS from the start (usually port 465)"
+
+
+class MailSettings(SettingsRow):
+    """The one set of SMTP settings (row 1); the password is stored but never shown."""
+
+    enabled = models.BooleanField(default=False)
+    host = models.CharField(max_length=255, blank=True)
+    port = models.PositiveIntegerField(default=587)
+    security = models.CharField(max_length=10, choices=Security.choices, default=Security.STARTTLS)
+    username = models.CharField(max_length=255, blank=True)
+    # Plain text: SMTP login needs the password itself, so it cannot be hashed.
+    password = models.CharField(max_length=255, blank=True)
+    from_address = models.EmailField(blank=True)
+    to_addresses = models.JSONField(default=list, blank=True)
+    # A CA certificate (PEM) trusted besides the system ones, for a server with its own CA.
+    ca_file = models.CharField(max_length=500, blank=True)
+    last_sent_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    last_error_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "mail settings"
+
+    def __str__(self) -> str:
+        return f"SMTP {self.host or '(not set)'}:{self.port}"
+
+    @property
+    def ready(self) -> bool:
+        """On, with somewhere to send from and to."""
+        return self.enabled and bool(self.host and self.from_address and self.to_addresses)
+
+
+class SentMail(models.Model):
+    """A mail that went out; alert mails in the last hour count against the hourly limit."""
+
+    class Kind(models.TextChoices):
+        """What the mail carried."""
+
+        ALERT = "alert", "One alert event"
+        DIGEST = "digest", "A digest of several events"
+        TEST = "test", "Test mail"
+
+    sent_at = models.DateTimeField(db_index=True)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    subject = models.CharField(max_length=300)
+    recipients = models.TextField()
+
+    class Meta:
+        ordering = ["-sent_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.sent_at:%Y-%m-%d %H:%M} {self.subject}"

@@ -1,12 +1,8 @@
-"""Pages of the monitoring section."""
+"""Pages of the monitoring section (mounted at /monitoring/)."""
 
-from django.urls import path
+from __future__ import annotations
 
-from monitoring import views
+from monitoring.metrics import urls as metrics
 
 app_name = "monitoring"
-urlpatterns = [
-    path("", views.index, name="index"),
-    path("alerts/", views.alerts, name="alerts"),
-    path("pools/<str:name>/graphs/", views.pool_graphs, name="pool-graphs"),
-]
+urlpatterns = metrics.urlpatterns

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.http import HttpRequest
 
@@ -32,27 +34,35 @@ def _banners() -> list[dict[str, str]]:
     return []
 
 
-def _alert_count(request: HttpRequest) -> int:
-    """Open, undismissed alerts, for the badge on the Alerts entry (signed-in pages only)."""
+# url name -> what the navigation entry's badge counts; the apps register theirs at start-up
+# (the core knows no app: monitoring registers its open alerts).
+_badges: dict[str, Callable[[], int]] = {}
+
+
+def register_badge(url_name: str, count: Callable[[], int]) -> None:
+    """Show `count()` on the navigation entry of `url_name` (0 shows nothing)."""
+    _badges[url_name] = count
+
+
+def _badge_counts(request: HttpRequest) -> dict[str, int]:
+    """Each registered badge's count, on signed-in pages only."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
-        return 0
-    from monitoring.alerting.selectors import badge_count
-
-    return badge_count()
+        return {}
+    return {name: count() for name, count in _badges.items()}
 
 
 def panel(request: HttpRequest) -> dict[str, object]:
     """Navigation entries, the active one, and the banners."""
     current = request.resolver_match.view_name if request.resolver_match else ""
     section = current.split(":")[0] if current else ""
-    alerts = _alert_count(request)
+    badges = _badge_counts(request)
     nav = [
         {
             "url_name": name,
             "label": label,
             "active": current == name or (":" in name and name.split(":")[0] == section),
-            "badge": alerts if name == "alerts:index" else 0,
+            "badge": badges.get(name, 0),
         }
         for name, label in NAV
     ]

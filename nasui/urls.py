@@ -8,8 +8,7 @@ from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from advisor.api.urls import urlpatterns as advisor_api_urls
-from monitoring.alerting.api_urls import urlpatterns as alerts_api_urls
-from monitoring.api.urls import urlpatterns as monitoring_api_urls
+from monitoring import api_urls as monitoring_api
 from nasui import views
 from nasui.api import urls as api_urls
 from sharing import api_urls as sharing_api
@@ -19,8 +18,8 @@ from storage.api_urls import urlpatterns as storage_api_urls
 api_patterns: list[URLPattern | URLResolver] = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("storage/", include((storage_api_urls, "storage-api"))),
-    path("monitoring/", include((monitoring_api_urls, "monitoring-api"))),
-    path("alerts/", include((alerts_api_urls, "alerts-api"))),
+    path("monitoring/", include((monitoring_api.metrics_urlpatterns, "monitoring-api"))),
+    path("alerts/", include((monitoring_api.alerts_urlpatterns, "alerts-api"))),
     path("sharing/iscsi/", include((sharing_api.iscsi_urlpatterns, "sharing-api"))),
     path("sharing/", include((sharing_api.files_urlpatterns, "files-api"))),
     path("services/", include((sharing_api.services_urlpatterns, "services-api"))),

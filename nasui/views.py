@@ -13,7 +13,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from monitoring import selectors as monitoring_selectors
+from monitoring.metrics import selectors as monitoring_selectors
 from nasui import selectors, services
 from nasui.forms import ApiTokenForm, SelfTestForm
 from nasui.health import check_health

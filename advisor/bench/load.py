@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from monitoring.collectors import arc, cpu, memory
+from monitoring.metrics.engine import arc, cpu, memory
 
 INTERVAL = 0.25  # seconds: /proc/stat counts in 10 ms ticks, so shorter says little
 ReadText = Callable[[str], str]

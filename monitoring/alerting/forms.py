@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from monitoring.alerting.models import MailSettings, Security
+from monitoring.models import MailSettings, Security
 
 
 class MailSettingsForm(forms.Form):

@@ -6,7 +6,7 @@ import logging
 
 from celery import shared_task
 
-from monitoring.alerting import lifecycle, outbox
+from monitoring.alerting.services import lifecycle, outbox
 from nasui.health import record_worker_heartbeat
 
 log = logging.getLogger(__name__)

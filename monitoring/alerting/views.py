@@ -8,9 +8,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from monitoring.alerting import lifecycle, mail_settings, selectors
+from monitoring.alerting import selectors
 from monitoring.alerting.forms import MailSettingsForm
-from monitoring.alerting.models import AlertRecord
+from monitoring.alerting.services import lifecycle
+from monitoring.alerting.services import mail as mail_settings
+from monitoring.models import AlertRecord
 from nasui.forms_util import add_service_errors
 from nasui.htmx import is_partial, template_for
 
@@ -26,7 +28,7 @@ def _list_context() -> dict[str, object]:
 
 def index(request: HttpRequest) -> HttpResponse:
     """Open alerts (worst first), dismissed ones, and the history; htmx polls the list."""
-    selectors.refresh_worker_alert()
+    lifecycle.refresh_worker_alert()
     return render(request, template_for(request, "alerts/index.html", "list"), _list_context())
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from monitoring.collectors import Sources
+from monitoring.metrics.engine import Sources
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

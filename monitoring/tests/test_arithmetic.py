@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from monitoring import alerts, rollup
-from monitoring.collectors.rates import deltas, per_second, rates
+from monitoring.metrics.engine import alerts, rollup
+from monitoring.metrics.engine.rates import deltas, per_second, rates
 
 
 def test_counters_become_rates_per_second():

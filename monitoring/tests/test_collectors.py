@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from monitoring.collectors import NotAvailable, Sources, take_sample
-from monitoring.collectors.arc import read_arcstats
-from monitoring.collectors.cpu import cpu_percent, read_loadavg, read_proc_stat
-from monitoring.collectors.memory import read_memory, read_vmstat
-from monitoring.collectors.pool_io import parse_zpool_iostat
-from monitoring.collectors.pools import pool_metrics
-from monitoring.collectors.rates import deltas, rates
+from monitoring.metrics.engine import NotAvailable, Sources, take_sample
+from monitoring.metrics.engine.arc import read_arcstats
+from monitoring.metrics.engine.cpu import cpu_percent, read_loadavg, read_proc_stat
+from monitoring.metrics.engine.memory import read_memory, read_vmstat
+from monitoring.metrics.engine.pool_io import parse_zpool_iostat
+from monitoring.metrics.engine.pools import pool_metrics
+from monitoring.metrics.engine.rates import deltas, rates
 from storage.zfs.parse import parse_status_dedup, parse_zpool_list
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -154,7 +154,7 @@ def test_a_failing_collector_does_not_stop_the_others(tmp_path):
 
 
 def test_a_missing_proc_file_is_not_available():
-    from monitoring.collectors.sample import read_file
+    from monitoring.metrics.engine.sample import read_file
 
     with pytest.raises(NotAvailable):
         read_file("/proc/definitely-not-there")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from monitoring.collectors import Sources, take_sample
-from monitoring.collectors.base import NotAvailable
-from monitoring.collectors.disk_temp import read_disk_temperatures
-from monitoring.units import unit_of
+from monitoring.metrics.engine import Sources, take_sample
+from monitoring.metrics.engine.base import NotAvailable
+from monitoring.metrics.engine.disk_temp import read_disk_temperatures
+from monitoring.metrics.engine.units import unit_of
 
 
 def test_each_disk_with_a_sensor_becomes_a_metric() -> None:

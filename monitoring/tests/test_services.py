@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from monitoring import rollup, services
+from monitoring.metrics import services
+from monitoring.metrics.engine import rollup
+from monitoring.metrics.engine.rollup import HOURS_KEEP, MINUTE_KEEP, QUARTER_KEEP, RAW_KEEP
 from monitoring.models import Rollup, Sample
-from monitoring.rollup import HOURS_KEEP, MINUTE_KEEP, QUARTER_KEEP, RAW_KEEP
 
 pytestmark = pytest.mark.django_db
 T0 = 1_700_000_000 - (1_700_000_000 % 900)  # a quarter-hour boundary

@@ -6,7 +6,6 @@ from typing import Any
 
 from nasui.jobs import JobReporter, job_task
 from storage.engine import get_engine
-from storage.smart.tasks import smart_refresh, smart_test_check  # noqa: F401
 from storage.zfs import resilver
 
 

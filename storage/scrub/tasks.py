@@ -10,7 +10,6 @@ from celery import shared_task
 from nasui.jobs import JobReporter, job_task
 from storage.engine import get_engine
 from storage.scrub.services import run_due_scrubs
-from storage.smart.tasks import smart_refresh, smart_test_check  # noqa: F401
 
 SCRUB_POLL_SECONDS = 1.0
 

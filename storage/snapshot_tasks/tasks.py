@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from storage.smart.tasks import smart_refresh, smart_test_check  # noqa: F401
 from storage.snapshot_tasks.services import run_due_tasks
 
 

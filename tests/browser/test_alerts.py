@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from monitoring.alerting.models import AlertRecord
+from monitoring.models import AlertRecord
 from monitoring.tests.alerting.conftest import Inbox, smtp_server  # noqa: F401 (fixture)
 from nasui.health import record_worker_heartbeat
 

@@ -4,8 +4,9 @@ rule raises a danger alert and its mail reaches an SMTP server.
 The alert's lifecycle (raised once, cleared, dismissed) and the rate-limited outbox need Django
 and run in the fast lane on the sandbox engine; here the guest has no Django, so this checks
 the parts that meet the real failure: zpool status as the engine parses it, the alert rule
-(monitoring.alerts.pool_alerts) and the panel's smtplib sender (monitoring.alerting.mail) talking
-to an SMTP server in the guest (Python 3.11's smtpd: the guest has no aiosmtpd).
+(monitoring.metrics.engine.alerts.pool_alerts) and the panel's smtplib sender
+(monitoring.alerting.engine.mail) talking to an SMTP server in the guest (Python 3.11's
+smtpd: the guest has no aiosmtpd).
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from monitoring.alerting import mail
-from monitoring.alerts import pool_alerts
+from monitoring.alerting.engine import mail
+from monitoring.metrics.engine.alerts import pool_alerts
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
 

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from vmhelpers import sync_pool, wait_for
 
-from monitoring.collectors import Sources, take_sample
-from monitoring.collectors.pool_io import IOSTAT_INTERVAL
-from monitoring.collectors.sample import Sample
+from monitoring.metrics.engine import Sources, take_sample
+from monitoring.metrics.engine.pool_io import IOSTAT_INTERVAL
+from monitoring.metrics.engine.sample import Sample
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
 

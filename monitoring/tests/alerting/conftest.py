@@ -20,8 +20,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from monitoring.alerting import registry
-from monitoring.alerts import Alert
+from monitoring.alerting.selectors import registry
+from monitoring.metrics.engine.alerts import Alert
 from nasui.lib.net import free_loopback_port
 
 USER, PASSWORD = "owner", "s3cret-pass"

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from monitoring.alerting.mail_settings import mail_settings_update
-from monitoring.alerting.models import AlertRecord
+from monitoring.alerting.services.mail import mail_settings_update
+from monitoring.models import AlertRecord
 from nasui.celery import app, build_beat_schedule
 from storage.models import SnapshotTask
 

@@ -8,10 +8,12 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from monitoring.alerting import lifecycle, registry, selectors
-from monitoring.alerting.mail_settings import mail_settings_update
-from monitoring.alerting.models import AlertRecord, MailState
-from monitoring.alerts import Alert
+from monitoring.alerting import selectors
+from monitoring.alerting.selectors import registry
+from monitoring.alerting.services import lifecycle
+from monitoring.alerting.services.mail import mail_settings_update
+from monitoring.metrics.engine.alerts import Alert
+from monitoring.models import AlertRecord, MailState
 
 pytestmark = pytest.mark.django_db
 

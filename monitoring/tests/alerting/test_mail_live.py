@@ -10,14 +10,14 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from monitoring.alerting import lifecycle, outbox
-from monitoring.alerting.mail_settings import (
+from monitoring.alerting.services import lifecycle, outbox
+from monitoring.alerting.services.mail import (
     mail_settings_get,
     mail_settings_update,
     send_test_mail,
 )
-from monitoring.alerting.models import AlertRecord, MailState, SentMail
-from monitoring.alerts import Alert
+from monitoring.metrics.engine.alerts import Alert
+from monitoring.models import AlertRecord, MailState, SentMail
 from nasui.lib.net import free_loopback_port
 
 from .conftest import PASSWORD, USER, Inbox

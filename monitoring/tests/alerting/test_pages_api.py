@@ -6,10 +6,10 @@ import pytest
 from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 
-from monitoring.alerting import lifecycle
-from monitoring.alerting.mail_settings import mail_settings_get, mail_settings_update
-from monitoring.alerting.models import AlertRecord
-from monitoring.alerts import Alert
+from monitoring.alerting.services import lifecycle
+from monitoring.alerting.services.mail import mail_settings_get, mail_settings_update
+from monitoring.metrics.engine.alerts import Alert
+from monitoring.models import AlertRecord
 from nasui.health import record_worker_heartbeat
 
 from .conftest import Inbox

@@ -7,11 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from monitoring import alerts
-from monitoring.alerting import registry, sources
-from monitoring.alerting.models import AlertRecord
+from monitoring.alerting.selectors import registry, sources
 from monitoring.alerting.tasks import alerts_evaluate
-from monitoring.models import Sample
+from monitoring.metrics.engine import alerts
+from monitoring.models import AlertRecord, Sample
 from nasui.health import record_worker_heartbeat
 from storage.engine import get_engine
 from storage.models import ScrubTask, SnapshotTask

@@ -12,8 +12,8 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from monitoring import selectors
-from monitoring.api import serializers as s
+from monitoring.metrics import selectors
+from monitoring.metrics import serializers as s
 
 
 class MonitoringRoot(APIView):

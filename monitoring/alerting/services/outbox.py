@@ -17,9 +17,9 @@ from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
-from monitoring.alerting import mail
-from monitoring.alerting.mail_settings import mail_settings_get, record_failure, smtp_config
-from monitoring.alerting.models import AlertRecord, MailSettings, MailState, SentMail
+from monitoring.alerting.engine import mail
+from monitoring.alerting.services.mail import mail_settings_get, record_failure, smtp_config
+from monitoring.models import AlertRecord, MailSettings, MailState, SentMail
 
 MAILS_PER_HOUR = 20
 KEEP_LOG = timedelta(days=2)

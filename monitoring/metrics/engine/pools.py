@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from monitoring.collectors.base import Metrics
+from monitoring.metrics.engine.base import Metrics
 from storage.zfs.base import Dataset, DedupTable, Pool
 
 

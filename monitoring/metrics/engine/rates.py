@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from monitoring.collectors.arc import hit_ratio
-from monitoring.collectors.base import Metrics
-from monitoring.collectors.cpu import cpu_percent
+from monitoring.metrics.engine.arc import hit_ratio
+from monitoring.metrics.engine.base import Metrics
+from monitoring.metrics.engine.cpu import cpu_percent
 
 
 def deltas(previous: Mapping[str, int], current: Mapping[str, int]) -> dict[str, int]:

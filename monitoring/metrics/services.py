@@ -11,10 +11,11 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Max
 
-from monitoring import rollup
-from monitoring.collectors import Sources, take_sample
+from monitoring.metrics.engine import Sources, rollup, take_sample
+from monitoring.metrics.engine.pool_io import IOSTAT_INTERVAL
 from monitoring.models import Rollup, Sample
-from monitoring.sources import local_sources
+from storage.engine import get_engine
+from storage.smart.selectors import cached_temperatures
 
 log = logging.getLogger(__name__)
 COUNTERS_KEY = "monitoring:counters"
@@ -125,3 +126,13 @@ def monitoring_maintain(*, now: float | None = None) -> tuple[int, int]:
         made = rollups_build(now=now)
         pruned = samples_prune(now=now)
     return made, pruned
+
+
+def local_sources() -> Sources:
+    """Sources for the sampler: the real /proc files and the configured ZFS engine."""
+    engine = get_engine()
+    return Sources(
+        pools=engine,
+        iostat=lambda: engine.pool_iostat(IOSTAT_INTERVAL),
+        disk_temperatures=cached_temperatures,
+    )

@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from monitoring.selectors import DEFAULT_RANGE, RANGES
+from monitoring.metrics.selectors import DEFAULT_RANGE, RANGES
 
 
 class SeriesQuerySerializer(serializers.Serializer[Any]):

@@ -5,7 +5,7 @@ readings of the counters into per-second rates and percentages. `sample.take_sam
 one failure never stopping the others.
 """
 
-from monitoring.collectors.base import NotAvailable, Reading
-from monitoring.collectors.sample import Sources, take_sample
+from monitoring.metrics.engine.base import NotAvailable, Reading
+from monitoring.metrics.engine.sample import Sources, take_sample
 
 __all__ = ["NotAvailable", "Reading", "Sources", "take_sample"]

@@ -8,9 +8,9 @@ import time
 
 from django.conf import settings
 
-from monitoring import selectors
-from monitoring.alerting.registry import register
-from monitoring.alerts import Alert, pool_alerts
+from monitoring.alerting.selectors.registry import register
+from monitoring.metrics import selectors
+from monitoring.metrics.engine.alerts import Alert, pool_alerts
 from nasui.health import check_health
 from storage.engine import get_engine
 from storage.models import ScrubTask, SnapshotTask

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from monitoring.collectors.base import Metrics, Reading
+from monitoring.metrics.engine.base import Metrics, Reading
 from storage.zfs.parse import parse_arcstats
 
 ARCSTATS = "/proc/spl/kstat/zfs/arcstats"

@@ -18,15 +18,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 # the built-in sources register themselves on import
-from monitoring.alerting import registry, sources  # noqa: F401
-from monitoring.alerting.models import AlertRecord, Level, MailSettings, MailState
-from monitoring.alerts import Alert
+from monitoring.alerting.selectors import registry, sources  # noqa: F401
+from monitoring.metrics.engine.alerts import Alert
+from monitoring.models import AlertRecord, Level, MailSettings, MailState
 
 RANK: dict[str, int] = {Level.WARNING: 1, Level.DANGER: 2}
 
@@ -110,3 +111,20 @@ def alert_dismiss(*, alert: AlertRecord, user: AbstractBaseUser | None) -> Alert
         alert.dismissed_by = user  # type: ignore[assignment]
         alert.save(update_fields=["dismissed_at", "dismissed_by"])
     return alert
+
+
+WORKER_CHECK_KEY = "alerting-worker-check"
+WORKER_CHECK_SECONDS = 30
+
+
+def refresh_worker_alert() -> None:
+    """Check the worker from the web side too: a dead worker cannot raise its own alert.
+
+    At most once per WORKER_CHECK_SECONDS; its mail goes out when a worker runs again.
+    """
+    try:
+        due = cache.add(WORKER_CHECK_KEY, 1, WORKER_CHECK_SECONDS)
+    except Exception:  # Redis down: that is just what the worker alert should say
+        due = True
+    if due:
+        evaluate(only={"worker"})

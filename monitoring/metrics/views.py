@@ -6,7 +6,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from monitoring import selectors
+from monitoring.metrics import selectors
 from nasui.htmx import template_for
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from monitoring.collectors.base import Counters, Metrics, Reading
+from monitoring.metrics.engine.base import Counters, Metrics, Reading
 
 # The columns of a "cpu" line of /proc/stat, in clock ticks since boot.
 FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")

@@ -12,8 +12,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils import timezone
 
-from monitoring.alerting import mail
-from monitoring.alerting.models import MailSettings, Security, SentMail
+from monitoring.alerting.engine import mail
+from monitoring.models import MailSettings, Security, SentMail
 
 HOST = re.compile(r"[A-Za-z0-9_.:-]{1,253}|\[[0-9A-Fa-f:.]+\]")
 FIELDS = ("enabled", "host", "port", "security", "username", "from_address", "to_addresses",

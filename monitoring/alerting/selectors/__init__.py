@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from django.core.cache import cache
 from django.db.models import QuerySet
 
-from monitoring.alerting import lifecycle
-from monitoring.alerting.models import AlertRecord
+from monitoring.models import AlertRecord
 
 HISTORY_LENGTH = 100
-WORKER_CHECK_KEY = "alerting-worker-check"
-WORKER_CHECK_SECONDS = 30
 
 
 def active() -> QuerySet[AlertRecord]:
@@ -33,16 +29,3 @@ def history() -> QuerySet[AlertRecord]:
 def badge_count() -> int:
     """Open, undismissed alerts: the number on the navigation entry."""
     return active().count()
-
-
-def refresh_worker_alert() -> None:
-    """Check the worker from the web side too: a dead worker cannot raise its own alert.
-
-    At most once per WORKER_CHECK_SECONDS; its mail goes out when a worker runs again.
-    """
-    try:
-        due = cache.add(WORKER_CHECK_KEY, 1, WORKER_CHECK_SECONDS)
-    except Exception:  # Redis down: that is just what the worker alert should say
-        due = True
-    if due:
-        lifecycle.evaluate(only={"worker"})

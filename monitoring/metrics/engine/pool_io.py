@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from monitoring.collectors.base import Metrics
-from monitoring.collectors.pools import metric
+from monitoring.metrics.engine.base import Metrics
+from monitoring.metrics.engine.pools import metric
 
 # Seconds one `zpool iostat -y INTERVAL 1` report covers (the engine runs it).
 IOSTAT_INTERVAL = 1

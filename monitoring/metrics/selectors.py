@@ -11,9 +11,9 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.fields.json import KeyTransform
 from django.db.models.sql.compiler import SQLCompiler
 
-from monitoring import alerts, charts, rollup
+from monitoring.metrics.engine import alerts, charts, rollup
+from monitoring.metrics.engine.units import unit_of
 from monitoring.models import Rollup, Sample
-from monitoring.units import unit_of
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from monitoring.collectors.base import NotAvailable, Reading
+from monitoring.metrics.engine.base import NotAvailable, Reading
 
 DiskTemperatures = Callable[[], Mapping[str, int | None]]
 

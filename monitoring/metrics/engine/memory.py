@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from monitoring.collectors.base import Metrics, Reading, parse_key_values
+from monitoring.metrics.engine.base import Metrics, Reading, parse_key_values
 
 PAGE_SIZE = 4096  # /proc/vmstat counts swap traffic in pages
 

@@ -1,12 +1,12 @@
 """Where alert conditions come from: a registry of named sources.
 
 A source is a function without arguments returning the conditions that hold right now, as
-`monitoring.alerts.Alert` values; the alert's key is "<kind>:<subject>". To plug in a source
-(SMART, for instance), register one function in a module that is imported at start-up (its
-app's `AppConfig.ready`, say):
+`monitoring.metrics.engine.alerts.Alert` values; the alert's key is "<kind>:<subject>". To
+plug in a source (SMART, for instance), register one function in a module that is imported at
+start-up (its app's `AppConfig.ready`, say):
 
-    from monitoring.alerting.registry import register
-    from monitoring.alerts import Alert
+    from monitoring.alerting.selectors.registry import register
+    from monitoring.metrics.engine.alerts import Alert
 
     @register("smart")
     def smart_alerts() -> list[Alert]:
@@ -23,7 +23,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from monitoring.alerts import Alert
+from monitoring.metrics.engine.alerts import Alert
 
 log = logging.getLogger(__name__)
 

@@ -6,9 +6,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from monitoring.collectors import arc, cpu, disk_temp, memory, pool_io, pools
-from monitoring.collectors.base import Counters, Metrics, NotAvailable, Reading
-from monitoring.collectors.rates import rates
+from monitoring.metrics.engine import arc, cpu, disk_temp, memory, pool_io, pools
+from monitoring.metrics.engine.base import Counters, Metrics, NotAvailable, Reading
+from monitoring.metrics.engine.rates import rates
 
 
 def read_file(path: str) -> str:

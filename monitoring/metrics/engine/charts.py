@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from monitoring.collectors.pools import metric
-from monitoring.units import BYTES, BYTES_PER_S, COUNT, PER_S, PERCENT, RATIO
+from monitoring.metrics.engine.pools import metric
+from monitoring.metrics.engine.units import BYTES, BYTES_PER_S, COUNT, PER_S, PERCENT, RATIO
 
 
 @dataclass(frozen=True)

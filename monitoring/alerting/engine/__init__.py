@@ -1,0 +1,1 @@
+"""Plain Python the alerts rely on: sending one mail with smtplib (no Django)."""

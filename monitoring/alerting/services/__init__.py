@@ -1,0 +1,1 @@
+"""Alert writes: the life of an alert, the e-mail settings, and delivering the mails due."""
