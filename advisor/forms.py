@@ -7,10 +7,9 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from advisor.bench import fio
-from advisor.bench import settings as catalogue
-from nasui.forms import StyledForm
-from nasui.forms_util import add_service_errors
+from advisor.benchmarks.engine import fio
+from advisor.benchmarks.engine import settings as catalogue
+from nasui.forms import StyledForm, add_service_errors
 
 MIB = 1024 * 1024
 SOURCE_KINDS = [("dataset", "Dataset"), ("zvol", "Zvol"), ("path", "Folder or file (path)")]

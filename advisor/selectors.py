@@ -12,7 +12,11 @@ from nasui.models import Job
 
 PREFIX = "advisor."
 # The short names pages and the API use, and the job kind each stands for.
-KINDS = {"estimate": "advisor.estimate", "benchmark": "advisor.benchmark", "fio": "advisor.fio"}
+KINDS = {
+    "estimate": "advisor.estimate",
+    "benchmark": "advisor.benchmark",
+    "fio": "advisor.fio",
+}
 KIND_LABELS = {"estimate": "Estimate", "benchmark": "Settings benchmark", "fio": "fio"}
 COMPARE_MAX = 6
 

@@ -11,7 +11,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from advisor import bench_services, selectors, services
+from advisor import selectors
+from advisor.benchmarks import services as bench_services
+from advisor.estimates import services
 from advisor.forms import BenchmarkForm, EstimateForm, FioForm, SourceForm
 from nasui.htmx import STOP_POLLING, is_partial, template_for
 from nasui.models import Job

@@ -33,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from advisor.estimate.dedup import DEFAULT_CAP
+from advisor.estimates.engine.dedup import DEFAULT_CAP
 
 MIB = 1 << 20
 FILE_MIB = 16
@@ -162,8 +162,8 @@ def plain_read(root: str) -> None:
 
 def child_estimate(root: str, args: argparse.Namespace) -> None:
     """Child: the advisor's estimate on a dataset's mountpoint, printed as JSON."""
-    from advisor.estimate.run import estimate
-    from advisor.estimate.sources import Input
+    from advisor.estimates.engine.run import estimate
+    from advisor.estimates.engine.sources import Input
 
     result = estimate(
         Input("dataset", root, Path(root), args.recordsize, 4096),

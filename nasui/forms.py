@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
 
 class StyledForm(forms.Form):
@@ -58,3 +59,22 @@ class SelfTestForm(forms.Form):
     """How many steps the self-test job counts."""
 
     steps = forms.IntegerField(min_value=1, max_value=20, initial=5)
+
+
+def form_field(form: forms.Form, key: str) -> str | None:
+    """The form field a service's error key means: "name", or "groups.portal" -> "portal"."""
+    for candidate in (key, key.rsplit(".", 1)[-1]):
+        if candidate in form.fields:
+            return candidate
+    return None
+
+
+def add_service_errors(form: forms.Form, exc: ValidationError) -> None:
+    """Attach each message to its field, or to the form when the field is not on it."""
+    for key, messages in exc.message_dict.items():
+        target = form_field(form, key)
+        for message in messages:
+            if target is None and key != NON_FIELD_ERRORS:
+                # A field the form does not show: say which, in words, not the internal key.
+                message = f"{key.replace('_', ' ').replace('.', ', ')}: {message}"
+            form.add_error(target, message)

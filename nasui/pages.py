@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from nasui.forms_util import add_service_errors
+from nasui.forms import add_service_errors
 
 T = TypeVar("T")
 # A fixed text, or one made from what `save` returned (e.g. the new dataset's full name).

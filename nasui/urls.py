@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from advisor.api.urls import urlpatterns as advisor_api_urls
+from advisor.api_urls import urlpatterns as advisor_api_urls
 from monitoring import api_urls as monitoring_api
 from nasui import views
 from nasui.api import urls as api_urls

@@ -14,6 +14,7 @@ GIB = 1024**3
 @functools.cache
 def get_engine() -> ZfsEngine:
     """The cli engine on a machine with OpenZFS, else the sandbox (files under the data dir)."""
+    # Only the chosen engine is imported: a process never loads the one it does not run.
     if settings.NASUI_ZFS_ENGINE == "cli":
         from storage.zfs.cli import CliZfsEngine
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.bench import fio
+from advisor.benchmarks.engine import fio
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fio-3.33-mixed-70-30-4k.json"
 MIB = 1024 * 1024

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from advisor.bench import copying, load, reading, scratch
-from advisor.bench import settings as catalogue
+from advisor.benchmarks.engine import copying, load, reading, scratch
+from advisor.benchmarks.engine import settings as catalogue
 
 KIB = 1024
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.bench.recommend import recommend
-from advisor.bench.settings import CATALOGUE
+from advisor.benchmarks.engine.recommend import recommend
+from advisor.benchmarks.engine.settings import CATALOGUE
 
 MIB = 1024 * 1024
 

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from advisor import bench_services, bench_tasks
-from advisor.bench import scratch
+from advisor.benchmarks import services as bench_services
+from advisor.benchmarks import tasks as bench_tasks
+from advisor.benchmarks.engine import scratch
 from nasui.models import Job
 from storage.engine import get_engine
 
@@ -173,5 +174,5 @@ def test_the_cleanup_is_connected_to_worker_ready():
 
 
 def test_fio_is_refused_where_it_is_not_installed(tank, monkeypatch):
-    monkeypatch.setattr("advisor.bench_services.shutil.which", lambda name: None)
+    monkeypatch.setattr("advisor.benchmarks.services.shutil.which", lambda name: None)
     assert "fio is not installed" in _fio()["__all__"][0]

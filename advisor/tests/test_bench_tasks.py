@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from advisor import bench_services
-from advisor.bench import copying, scratch
-from advisor.bench import fio as fio_bench
+from advisor.benchmarks import services as bench_services
+from advisor.benchmarks.engine import copying, scratch
+from advisor.benchmarks.engine import fio as fio_bench
 from nasui.models import Job
 from storage.engine import get_engine
 

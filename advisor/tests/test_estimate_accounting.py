@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.estimate.accounting import (
+from advisor.estimates.engine.accounting import (
     HOLE,
     Stored,
     block_stored,
@@ -17,8 +17,8 @@ from advisor.estimate.accounting import (
     stored_size,
     zero_is_hole,
 )
-from advisor.estimate.codec import compressor, decompressor, header_bytes
-from advisor.estimate.zfslz4 import lz4_size
+from advisor.estimates.engine.codec import compressor, decompressor, header_bytes
+from advisor.estimates.engine.zfslz4 import lz4_size
 from storage.zfs.codecs import compressed_size
 
 K = 1024

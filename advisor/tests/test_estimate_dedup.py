@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from advisor.estimate.dedup import HashSample, verdict
-from advisor.estimate.stats import RatioSums
+from advisor.estimates.engine.dedup import HashSample, verdict
+from advisor.estimates.engine.stats import RatioSums
 
 GIB = 1 << 30
 

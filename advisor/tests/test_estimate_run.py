@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from advisor.estimate import hashpass
-from advisor.estimate.run import estimate
-from advisor.estimate.sources import Input
+from advisor.estimates.engine import hashpass
+from advisor.estimates.engine.run import estimate
+from advisor.estimates.engine.sources import Input
 
 K = 1024
 RECORD = 128 * K

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ValidationError
 
-from advisor import services
+from advisor.estimates import services
 from nasui.models import Job
 from storage.datasets import services as storage
 from storage.engine import get_engine

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from advisor.estimate import sampling, sources
-from advisor.estimate.reader import chunks
-from advisor.estimate.sources import Input, file_blocks, layout, read_block, walk_files
+from advisor.estimates.engine import sampling, sources
+from advisor.estimates.engine.reader import chunks
+from advisor.estimates.engine.sources import Input, file_blocks, layout, read_block, walk_files
 
 K = 1024
 RECORD = 128 * K

@@ -13,7 +13,7 @@ from monitoring.alerting.forms import MailSettingsForm
 from monitoring.alerting.services import lifecycle
 from monitoring.alerting.services import mail as mail_settings
 from monitoring.models import AlertRecord
-from nasui.forms_util import add_service_errors
+from nasui.forms import add_service_errors
 from nasui.htmx import is_partial, template_for
 
 

@@ -53,6 +53,7 @@ def engine() -> IscsiEngine:
     choice = engine_choice()
     state = Path(settings.DATA_DIR) / choice
     state.mkdir(parents=True, exist_ok=True)
+    # Only the chosen engine is imported: LIO's needs rtslib, tgt's the tgt tools.
     if choice == "lio":
         from sharing.iscsi.engine.lio import LioEngine
 

@@ -55,7 +55,8 @@ def storage(tank) -> None:
 def advisor_runs_stay_queued(monkeypatch) -> None:
     """Advisor runs are recorded but not run: with eager jobs, an estimate of "/" or a fio run
     the fuzzer starts would run inside its request for minutes (the advisor's tests run them)."""
-    from advisor import bench_tasks, tasks
+    from advisor.benchmarks import tasks as bench_tasks
+    from advisor.estimates import tasks
 
     for task in (tasks.estimate, bench_tasks.benchmark, bench_tasks.fio):
         monkeypatch.setattr(task, "delay", lambda *args, **kwargs: None)

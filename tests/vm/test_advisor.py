@@ -23,8 +23,8 @@ import pytest
 from datakinds import KINDS, generate
 from vmhelpers import OUT, sync_pool
 
-from advisor.estimate.run import estimate
-from advisor.estimate.sources import Input
+from advisor.estimates.engine.run import estimate
+from advisor.estimates.engine.sources import Input
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
 

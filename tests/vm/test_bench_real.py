@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from datakinds import generate
 
-from advisor.bench import copying, fio_run, rows
-from advisor.bench.settings import CATALOGUE, Setting
+from advisor.benchmarks.engine import copying, fio_run, rows
+from advisor.benchmarks.engine.settings import CATALOGUE, Setting
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
 

@@ -10,9 +10,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from advisor.bench import copying, reading, scratch
-from advisor.bench.load import LoadSampler, LoadSummary, arc_data_counters, arc_hit_percent
-from advisor.bench.settings import Setting
+from advisor.benchmarks.engine import copying, reading, scratch
+from advisor.benchmarks.engine.load import (
+    LoadSampler,
+    LoadSummary,
+    arc_data_counters,
+    arc_hit_percent,
+)
+from advisor.benchmarks.engine.settings import Setting
 from storage.zfs import errors as zfs
 from storage.zfs.base import ZfsEngine
 

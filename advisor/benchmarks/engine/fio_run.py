@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from advisor.bench import copying, scratch
-from advisor.bench import fio as fio_bench
+from advisor.benchmarks.engine import copying, scratch
+from advisor.benchmarks.engine import fio as fio_bench
 from storage.zfs import errors as zfs
 from storage.zfs.base import ZfsEngine
 

@@ -7,12 +7,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from advisor.estimate import sampling
-from advisor.estimate.accounting import zero_is_hole
-from advisor.estimate.compression import MB, Tally, report_all
-from advisor.estimate.dedup import DEFAULT_CAP, verdict
-from advisor.estimate.hashpass import Hashed, hash_blocks
-from advisor.estimate.sources import Input, Layout, layout, read_block
+from advisor.estimates.engine import sampling
+from advisor.estimates.engine.accounting import zero_is_hole
+from advisor.estimates.engine.compression import MB, Tally, report_all
+from advisor.estimates.engine.dedup import DEFAULT_CAP, verdict
+from advisor.estimates.engine.hashpass import Hashed, hash_blocks
+from advisor.estimates.engine.sources import Input, Layout, layout, read_block
 from storage.zfs.dedup import DEFAULT_ARC_SHARE_OF_RAM, RULE_CORE_BYTES_PER_ENTRY
 
 DEFAULT_ALGORITHMS = ("lz4", "gzip-1", "gzip-6", "gzip-9", "zstd-1", "zstd-3", "zstd-19")

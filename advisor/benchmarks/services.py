@@ -9,8 +9,8 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
-from advisor.bench import fio, scratch
-from advisor.bench import settings as catalogue
+from advisor.benchmarks.engine import fio, scratch
+from advisor.benchmarks.engine import settings as catalogue
 from advisor.sources import MIB, Problems, check_sample, check_source
 from nasui import services as jobs
 from nasui.lib.units import format_bytes

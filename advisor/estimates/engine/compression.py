@@ -6,10 +6,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.estimate.accounting import HOLE, Stored, is_zero, stored_size, uncompressed
-from advisor.estimate.codec import compressor, decompressor, header_bytes, timeable
-from advisor.estimate.stats import RatioSums
-from advisor.estimate.zfslz4 import lz4_size
+from advisor.estimates.engine.accounting import HOLE, Stored, is_zero, stored_size, uncompressed
+from advisor.estimates.engine.codec import compressor, decompressor, header_bytes, timeable
+from advisor.estimates.engine.stats import RatioSums
+from advisor.estimates.engine.zfslz4 import lz4_size
 from storage.zfs.codecs import compressed_size
 
 MB = 1_000_000  # throughput in decimal megabytes per second, as disks and networks quote it

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from advisor.estimate.accounting import MIN_BLOCK, round_up
+from advisor.estimates.engine.accounting import MIN_BLOCK, round_up
 from storage.zfs.extents import data_extents
 
 KINDS = ("dataset", "zvol", "path")

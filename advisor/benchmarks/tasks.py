@@ -15,11 +15,12 @@ from typing import Any
 import psutil
 from celery.signals import worker_ready
 
-from advisor.bench import copying, fio_run, reading, scratch
-from advisor.bench import fio as fio_bench
-from advisor.bench import rows as rows_bench
-from advisor.bench.recommend import recommend
-from advisor.bench.settings import Setting, settings_for
+from advisor.benchmarks.engine import copying, fio_run, reading, scratch
+from advisor.benchmarks.engine import fio as fio_bench
+from advisor.benchmarks.engine import rows as rows_bench
+from advisor.benchmarks.engine.recommend import recommend
+from advisor.benchmarks.engine.settings import Setting, settings_for
+from advisor.benchmarks.services import scratch_cleanup
 from advisor.sources import resolve_source
 from nasui.jobs import JobReporter, job_task, reap_orphaned_jobs
 from storage.dedup import selectors as dedup_selectors
@@ -179,8 +180,6 @@ def _run_quick(argv: list[str]) -> str:
 @worker_ready.connect
 def _cleanup_scratch_on_start(**_: object) -> None:
     """Scratch data of jobs a dead worker was running is destroyed when a worker starts."""
-    from advisor.bench_services import scratch_cleanup  # services import this module
-
     try:
         reap_orphaned_jobs()  # their jobs must no longer count as running
         destroyed = scratch_cleanup()

@@ -13,8 +13,10 @@ from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
-from advisor import bench_services, selectors, services
-from advisor.api import serializers as s
+from advisor import selectors
+from advisor import serializers as s
+from advisor.benchmarks import services as bench_services
+from advisor.estimates import services
 from nasui.api.bodies import validated
 from nasui.api.serializers import JobSerializer
 from nasui.models import Job

@@ -10,10 +10,10 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from advisor.estimate.accounting import block_stored, zero_is_hole, zeros
-from advisor.estimate.dedup import HashSample
-from advisor.estimate.reader import CHUNK_BYTES, Chunk, Prefetcher, chunks
-from advisor.estimate.sources import Input, Layout
+from advisor.estimates.engine.accounting import block_stored, zero_is_hole, zeros
+from advisor.estimates.engine.dedup import HashSample
+from advisor.estimates.engine.reader import CHUNK_BYTES, Chunk, Prefetcher, chunks
+from advisor.estimates.engine.sources import Input, Layout
 
 # Chunks hashed at once: hashlib releases the GIL on big buffers, so both cores hash while
 # the reader thread waits on the disk.

@@ -7,8 +7,8 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from advisor.bench import fio
-from advisor.bench import settings as catalogue
+from advisor.benchmarks.engine import fio
+from advisor.benchmarks.engine import settings as catalogue
 from nasui.api.serializers import JobSerializer
 from nasui.models import Job
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from types import TracebackType
 
-from advisor.estimate.sources import FileBlocks, Layout
+from advisor.estimates.engine.sources import FileBlocks, Layout
 
 CHUNK_BYTES = 1 << 20  # big reads: the pass must keep up with a plain sequential read
 DEPTH = 4  # chunks read ahead (4 MiB): enough to overlap reading with hashing

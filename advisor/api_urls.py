@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import URLPattern, URLResolver, path
 from rest_framework.routers import DefaultRouter
 
-from advisor.api import views
+from advisor import api as views
 
 router = DefaultRouter()
 router.register("runs", views.RunViewSet, basename="run")
