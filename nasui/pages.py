@@ -56,3 +56,8 @@ def current_user(request: HttpRequest) -> User:
     """The logged-in user (pages are behind the login middleware)."""
     assert isinstance(request.user, User)
     return request.user
+
+
+def posted(request: HttpRequest) -> Any:
+    """The POST data, even when empty (an unticked box is still an answer), or None on GET."""
+    return request.POST if request.method == "POST" else None

@@ -6,22 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 from django import forms
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 
 from nasui.forms import StyledForm
 from nasui.pages import form_page
-from storage.datasets import selectors
-from storage.zfs import errors as zfs
-from storage.zfs.base import Dataset
-
-
-def dataset_or_404(name: str) -> Dataset:
-    """A dataset or zvol, or a 404 page."""
-    try:
-        return selectors.dataset_get(name)
-    except zfs.DatasetNotFound as exc:
-        raise Http404(f"No dataset or zvol named {name}") from exc
 
 
 def pool_url(name: str) -> str:
@@ -71,3 +60,7 @@ class ConfirmForm(StyledForm):
     recursive = forms.BooleanField(
         required=False, label="Also destroy everything inside it (children and snapshots)"
     )
+
+
+class ConfirmOnlyForm(StyledForm):
+    """A confirmation with nothing to fill in: the button is the answer."""

@@ -13,7 +13,9 @@ from pathlib import Path
 
 from django.conf import settings
 
-from storage.datasets import selectors
+from storage.engine import get_engine
+from storage.zfs import names
+from storage.zfs.base import Dataset
 
 # Never served, even under a dataset mounted at / (root on ZFS): the system's own files.
 _SYSTEM = (
@@ -46,11 +48,17 @@ def _sandbox_dir() -> Path | None:
     return real_path(settings.NASUI_SANDBOX_DIR)
 
 
+def _filesystems() -> list[Dataset]:
+    """Every file system of every imported pool (a benchmark's scratch data is never served)."""
+    found = get_engine().list_all_datasets()
+    return [d for d in found if not d.is_volume and not names.is_scratch(d.name)]
+
+
 def dataset_mountpoints() -> list[Path]:
     """Resolved mountpoints of every mounted file system of every imported pool."""
     return [
         real_path(d.mountpoint)
-        for d in selectors.dataset_list(volumes=False)
+        for d in _filesystems()
         if d.mountpoint and d.mountpoint not in MOUNTPOINT_NONE and d.mountpoint.startswith("/")
     ]
 
@@ -84,7 +92,7 @@ def shared_dataset(path: str) -> tuple[str | None, str | None]:
     if not path or "\0" in path or not path.startswith("/"):
         return None, "Give the dataset's absolute mountpoint, e.g. /tank/media."
     real = real_path(path)
-    for dataset in selectors.dataset_list(volumes=False):
+    for dataset in _filesystems():
         mountpoint = dataset.mountpoint or ""
         if mountpoint.startswith("/") and real_path(mountpoint) == real:
             problem = _forbidden_problem(real)

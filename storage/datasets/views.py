@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
 from nasui.lib.units import format_size
@@ -19,7 +19,8 @@ from storage.datasets.forms import (
     ZvolPropertiesForm,
 )
 from storage.ownership import selectors as ownership_selectors
-from storage.pages import confirm_page, dataset_or_404, pool_url
+from storage.pages import confirm_page, pool_url
+from storage.zfs import errors as zfs
 from storage.zfs.base import Dataset
 
 # The inheritable properties the edit forms show as "inherit" unless set on the dataset itself.
@@ -188,3 +189,11 @@ def dataset_delete(request: HttpRequest, name: str) -> HttpResponse:
         done=f"{name} destroyed.",
         then=pool_url(name),
     )
+
+
+def dataset_or_404(name: str) -> Dataset:
+    """A dataset or zvol, or a 404 page."""
+    try:
+        return selectors.dataset_get(name)
+    except zfs.DatasetNotFound as exc:
+        raise Http404(f"No dataset or zvol named {name}") from exc

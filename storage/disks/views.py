@@ -15,8 +15,8 @@ from nasui.models import Job
 from nasui.pages import current_user, form_page
 from storage.disks import services
 from storage.disks.forms import GrowForm, NewDiskForm, free_disk_choices
+from storage.engine import get_engine
 from storage.pages import confirm_page, pool_url
-from storage.pools import selectors as pool_selectors
 from storage.zfs import errors as zfs
 from storage.zfs.base import PoolStatus
 from storage.zfs.devices import find_leaf
@@ -24,7 +24,7 @@ from storage.zfs.devices import find_leaf
 
 def _status(pool: str) -> PoolStatus:
     try:
-        return pool_selectors.pool_detail(pool).status
+        return get_engine().pool_status(pool)
     except zfs.PoolNotFound as exc:
         raise Http404(f"No pool named {pool}") from exc
 

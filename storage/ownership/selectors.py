@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from nasui.validation import fail
 from storage import paths, registry
-from storage.datasets import selectors as dataset_selectors
 from storage.engine import get_engine
 
 MODE_MAX = 0o7777
@@ -33,7 +32,7 @@ ROOT_OWNED = Ownership(0, 0, 0o755)
 
 def mountpoint_of(name: str) -> str:
     """The file system's own mountpoint, checked like a share's path."""
-    mountpoint = dataset_selectors.dataset_get(name).mountpoint or ""
+    mountpoint = get_engine().get_dataset(name).mountpoint or ""
     dataset, problem = paths.shared_dataset(mountpoint)
     if dataset != name:
         raise fail("name", problem or f"{name} is not mounted.")
@@ -42,7 +41,7 @@ def mountpoint_of(name: str) -> str:
 
 def dataset_permissions(name: str) -> tuple[int, int, int] | None:
     """(uid, gid, mode) of the file system's mountpoint, or None when it is not mounted."""
-    found = mountpoint_ownership(dataset_selectors.dataset_get(name).mountpoint)
+    found = mountpoint_ownership(get_engine().get_dataset(name).mountpoint)
     return (found.uid, found.gid, found.mode) if found else None
 
 

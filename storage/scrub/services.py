@@ -19,7 +19,6 @@ from storage.engine import get_engine
 from storage.errors import engine_call
 from storage.models import ScrubTask
 from storage.periodic import claimed_slots, next_slots, save_changes
-from storage.pools import selectors as pool_selectors
 from storage.schedule import Schedule, ScheduleError
 from storage.scrub import services
 from storage.zfs import errors as zfs
@@ -123,7 +122,7 @@ def _decide(task: ScrubTask, now: datetime) -> tuple[str, bool]:
 
 def pool_scrub(*, name: str, user: User | AnonymousUser | None = None) -> Job:
     """Start a scrub and the job that follows its progress."""
-    engine_call(lambda: pool_selectors.pool_get(name))
+    engine_call(lambda: get_engine().get_pool(name))
     if Job.objects.filter(kind="pool.scrub", arguments__name=name).exclude(status__in=Job.FINISHED):
         raise refusal(f"A scrub of {name} is already running.")
     return job_start(

@@ -9,8 +9,8 @@ from django.db.models import QuerySet
 from django.http import Http404
 
 from storage.models import SnapshotTask
-from storage.schedule import PRESETS
-from storage.snapshot_tasks.services import next_runs
+from storage.periodic import next_slots
+from storage.schedule import PRESETS, Schedule
 
 ALL_DAY = (time(0, 0), time(23, 59))
 PRESET_WORDS = {
@@ -76,3 +76,13 @@ def task_rows() -> list[TaskRow]:
 def task_labels() -> dict[str, str]:
     """Task id (as stamped on its snapshots) -> a short label, for the snapshot list."""
     return {str(t.pk): f"#{t.pk} ({t.dataset})" for t in task_queryset()}
+
+
+def schedule_of(task: SnapshotTask) -> Schedule:
+    """The task's schedule (its fields were checked when it was saved)."""
+    return Schedule.from_fields(task.minutes, task.hours, task.days_of_week, task.begin, task.end)
+
+
+def next_runs(task: SnapshotTask, count: int = 3) -> list[datetime]:
+    """The task's next slots, for the page."""
+    return next_slots(schedule_of(task), count)

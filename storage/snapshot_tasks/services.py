@@ -16,8 +16,9 @@ from django.utils import timezone
 from nasui.validation import fail
 from storage.engine import get_engine
 from storage.models import SnapshotTask
-from storage.periodic import claimed_slots, next_slots, save_changes
-from storage.schedule import Schedule, ScheduleError, lifetime
+from storage.periodic import claimed_slots, save_changes
+from storage.schedule import ScheduleError, lifetime
+from storage.snapshot_tasks.selectors import schedule_of
 from storage.zfs import errors as zfs
 from storage.zfs import naming, pruning
 from storage.zfs.snapshots import TASK_PROPERTY
@@ -27,11 +28,6 @@ FIELDS = (
     "dataset", "recursive", "naming_schema", "minutes", "hours", "days_of_week", "begin", "end",
     "lifetime_value", "lifetime_unit", "enabled",
 )  # fmt: skip
-
-
-def schedule_of(task: SnapshotTask) -> Schedule:
-    """The task's schedule (its fields were checked when it was saved)."""
-    return Schedule.from_fields(task.minutes, task.hours, task.days_of_week, task.begin, task.end)
 
 
 def _check(task: SnapshotTask) -> None:
@@ -73,11 +69,6 @@ def snapshot_task_update(*, task: SnapshotTask, **values: Any) -> SnapshotTask:
 def snapshot_task_delete(*, task: SnapshotTask) -> None:
     """Delete a task; the snapshots it made stay (the user may still want them)."""
     task.delete()
-
-
-def next_runs(task: SnapshotTask, count: int = 3) -> list[datetime]:
-    """The task's next slots, for the page."""
-    return next_slots(schedule_of(task), count)
 
 
 def run_due_tasks(now: datetime | None = None) -> list[str]:

@@ -8,15 +8,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
-from nasui.pages import form_page
+from nasui.pages import form_page, posted
 from storage.datasets import selectors as dataset_selectors
 from storage.models import SnapshotTask
+from storage.pages import ConfirmOnlyForm
 from storage.schedule import PRESETS
 from storage.snapshot_tasks import selectors, services
 from storage.snapshot_tasks.forms import SnapshotTaskForm
 from storage.snapshot_tasks.services import FIELDS
-from storage.snapshots.forms import ConfirmOnlyForm
-from storage.snapshots.views import posted
 
 TEMPLATE = "storage/snapshot_task_form.html"
 # What the preset select fills in the browser (the form applies the same on save).

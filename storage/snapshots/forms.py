@@ -63,10 +63,6 @@ class RollbackForm(StyledForm):
     destroy_newer = forms.BooleanField(required=False, label="Destroy newer snapshots")
 
 
-class ConfirmOnlyForm(StyledForm):
-    """A confirmation with nothing to fill in: the button is the answer."""
-
-
 class CloneForm(StyledForm):
     """Where the writable copy of a snapshot goes."""
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 
-from nasui.pages import form_page
+from nasui.pages import form_page, posted
 from storage.datasets import selectors as dataset_selectors
 from storage.snapshot_tasks import selectors as snapshot_task_selectors
 from storage.snapshots import selectors, services
@@ -41,11 +41,6 @@ class SnapshotRow:
     task: str  # the task's label, or "" for a manual snapshot
     task_url: str  # its edit page, or "" when the task is gone
     is_volume: bool
-
-
-def posted(request: HttpRequest) -> Any:
-    """The POST data, even when empty (an unticked box is still an answer), or None on GET."""
-    return request.POST if request.method == "POST" else None
 
 
 def list_url(dataset: str | None = None) -> str:
