@@ -6,9 +6,11 @@ from __future__ import annotations
 import smtplib
 import socket
 import ssl
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from typing import Any
 
 TIMEOUT_SECONDS = 10.0  # per socket operation: a dead server never holds up an evaluation
 
@@ -99,32 +101,35 @@ def _reply(exc: smtplib.SMTPResponseException) -> str:
     return f"{exc.smtp_code} {text}".strip()
 
 
+# (failure, its sentence from the server's address, the error and the settings): the first
+# class that matches wins, so the more specific ones come first.
+_SENTENCES: tuple[tuple[type[BaseException], Callable[[str, Any, SmtpConfig], str]], ...] = (
+    (smtplib.SMTPAuthenticationError,
+     lambda where, e, c: f"{where} refused the user name or password ({_reply(e)})."),
+    (smtplib.SMTPRecipientsRefused,
+     lambda where, e, c: f"{where} refused the recipient(s) {', '.join(sorted(e.recipients))}."),
+    (smtplib.SMTPSenderRefused,
+     lambda where, e, c: f"{where} refused the sender {c.from_address} ({_reply(e)})."),
+    (smtplib.SMTPResponseException,
+     lambda where, e, c: f"{where} answered with an error: {_reply(e)}."),
+    (smtplib.SMTPServerDisconnected,
+     lambda where, e, c: f"{where} closed the connection unexpectedly ({e})."),
+    (ssl.SSLCertVerificationError,
+     lambda where, e, c: f"The certificate of {where} could not be verified: {e.verify_message}."),
+    (ssl.SSLError, lambda where, e, c: f"The TLS handshake with {where} failed: {e.reason or e}."),
+    (socket.gaierror, lambda where, e, c: f"The host name {c.host} could not be resolved."),
+    (TimeoutError, lambda where, e, c: f"{where} did not answer within {c.timeout:.0f} s."),
+    (ConnectionRefusedError,
+     lambda where, e, c: f"{where} refused the connection: is the host and port right?"),
+    (ValueError, lambda where, e, c: f"The host name {c.host} is not valid ({e})."),
+    (FileNotFoundError, lambda where, e, c: f"The CA file {c.ca_file} does not exist."),
+)  # fmt: skip
+
+
 def describe(exc: BaseException, config: SmtpConfig) -> str:
     """An SMTP failure in words, naming the server."""
     where = f"{config.host}:{config.port}"
-    if isinstance(exc, smtplib.SMTPAuthenticationError):
-        return f"{where} refused the user name or password ({_reply(exc)})."
-    if isinstance(exc, smtplib.SMTPRecipientsRefused):
-        refused = ", ".join(sorted(exc.recipients))
-        return f"{where} refused the recipient(s) {refused}."
-    if isinstance(exc, smtplib.SMTPSenderRefused):
-        return f"{where} refused the sender {config.from_address} ({_reply(exc)})."
-    if isinstance(exc, smtplib.SMTPResponseException):
-        return f"{where} answered with an error: {_reply(exc)}."
-    if isinstance(exc, smtplib.SMTPServerDisconnected):
-        return f"{where} closed the connection unexpectedly ({exc})."
-    if isinstance(exc, ssl.SSLCertVerificationError):
-        return f"The certificate of {where} could not be verified: {exc.verify_message}."
-    if isinstance(exc, ssl.SSLError):
-        return f"The TLS handshake with {where} failed: {exc.reason or exc}."
-    if isinstance(exc, socket.gaierror):
-        return f"The host name {config.host} could not be resolved."
-    if isinstance(exc, TimeoutError):
-        return f"{where} did not answer within {config.timeout:.0f} s."
-    if isinstance(exc, ConnectionRefusedError):
-        return f"{where} refused the connection: is the host and port right?"
-    if isinstance(exc, ValueError):
-        return f"The host name {config.host} is not valid ({exc})."
-    if isinstance(exc, FileNotFoundError):
-        return f"The CA file {config.ca_file} does not exist."
+    for kind, sentence in _SENTENCES:
+        if isinstance(exc, kind):
+            return sentence(where, exc, config)
     return f"Sending through {where} failed: {exc}."

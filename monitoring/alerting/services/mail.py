@@ -47,6 +47,15 @@ def _ca_file_problem(path: str) -> str:
 
 def _check(values: dict[str, Any]) -> None:
     """Field rules beyond each field's type; every error names its field."""
+    errors = _field_problems(values)
+    if values["enabled"]:
+        errors |= _missing_for_sending(values)
+    if errors:
+        raise ValidationError(errors)
+
+
+def _field_problems(values: dict[str, Any]) -> dict[str, str]:
+    """What is wrong with each field on its own."""
     errors: dict[str, str] = {}
     if values["host"] and not HOST.fullmatch(values["host"]):
         errors["host"] = "A host name or IP address: letters, digits, dots, dashes and colons."
@@ -64,18 +73,20 @@ def _check(values: dict[str, Any]) -> None:
             validate_email(address)
         except ValidationError:
             errors["to_addresses"] = f"“{address}” is not an e-mail address."
-    if values["ca_file"]:
-        problem = _ca_file_problem(values["ca_file"])
-        if problem:
-            errors["ca_file"] = problem
-    if values["enabled"]:
-        for name, label in (("host", "server"), ("from_address", "sender address")):
-            if not values[name]:
-                errors[name] = f"Needed to send mail: enter the {label}, or turn e-mail off."
-        if not values["to_addresses"]:
-            errors["to_addresses"] = "Needed to send mail: enter at least one recipient."
-    if errors:
-        raise ValidationError(errors)
+    if values["ca_file"] and (problem := _ca_file_problem(values["ca_file"])):
+        errors["ca_file"] = problem
+    return errors
+
+
+def _missing_for_sending(values: dict[str, Any]) -> dict[str, str]:
+    """What mail cannot be sent without, once it is turned on."""
+    errors: dict[str, str] = {}
+    for name, label in (("host", "server"), ("from_address", "sender address")):
+        if not values[name]:
+            errors[name] = f"Needed to send mail: enter the {label}, or turn e-mail off."
+    if not values["to_addresses"]:
+        errors["to_addresses"] = "Needed to send mail: enter at least one recipient."
+    return errors
 
 
 def mail_settings_update(*, password: str | None = None, **changes: Any) -> MailSettings:

@@ -9,10 +9,6 @@ not charged to the pool's space: the sandbox proves the flows, OpenZFS the figur
 
 from __future__ import annotations
 
-import os
-import shutil
-import stat
-import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,6 +25,7 @@ from storage.zfs.errors import (
 )
 from storage.zfs.names import check_dataset_name
 from storage.zfs.sandbox import figures, paths, props
+from storage.zfs.sandbox.copies import copy_tree, remove_tree, restore_tree, tree_diff, unique_bytes
 from storage.zfs.sandbox.names import split_name
 from storage.zfs.sandbox.state import State, StateStore
 from storage.zfs.sandbox.tree import PoolTree
@@ -68,7 +65,7 @@ class SnapshotOps:
         if other:
             _, _, other_short = self._snap(self._state.read(), other)
             live = copy_path(tree, rel, other_short)
-        return _diff(copy_path(tree, rel, short), live, str(tree.data_path(rel)))
+        return tree_diff(copy_path(tree, rel, short), live, str(tree.data_path(rel)))
 
     # -- changes -------------------------------------------------------------------------
     def create_snapshot(
@@ -93,7 +90,7 @@ class SnapshotOps:
             # The state file sorts keys: a pool-wide counter keeps creation order (createtxg).
             tree.record["snapshot_seq"] = seq = int(tree.record.get("snapshot_seq", 0)) + 1
             for target in targets:
-                _copy(tree.data_path(target), copy_path(tree, target, short))
+                copy_tree(tree.data_path(target), copy_path(tree, target, short))
                 _snaps(tree, target)[short] = {
                     "created": int(self._clock()),
                     "seq": seq,
@@ -121,7 +118,7 @@ class SnapshotOps:
                 _check_destroyable(tree, target, short)
             for target, short in doomed:
                 del _snaps(tree, target)[short]
-                _remove(copy_path(tree, target, short))
+                remove_tree(copy_path(tree, target, short))
 
     def rollback(self, snapshot: str, *, destroy_newer: bool = False) -> None:
         """Put the snapshot's data back; newer snapshots must go, and only when allowed."""
@@ -150,10 +147,10 @@ class SnapshotOps:
                         clones,
                     ),
                 )
-            _restore(copy_path(tree, rel, short), tree.data_path(rel))
+            restore_tree(copy_path(tree, rel, short), tree.data_path(rel))
             for name in newer:
                 del _snaps(tree, rel)[name]
-                _remove(copy_path(tree, rel, name))
+                remove_tree(copy_path(tree, rel, name))
 
     def clone(
         self, snapshot: str, target: str, *, properties: Mapping[str, str] | None = None
@@ -182,7 +179,7 @@ class SnapshotOps:
                 "usage": {},
                 "origin": snapshot,
             }
-            _copy(copy_path(tree, rel, short), new_tree.data_path(new_rel))
+            copy_tree(copy_path(tree, rel, short), new_tree.data_path(new_rel))
             _snaps(tree, rel)[short]["clones"].append(target)
 
     def hold(self, snapshot: str, tag: str) -> None:
@@ -251,7 +248,7 @@ def _snapshot(tree: PoolTree, rel: str, short: str) -> Snapshot:
     return Snapshot(
         name=f"{tree.full_name(rel)}@{short}",
         created=int(record["created"]),
-        used=_unique_bytes(copy_path(tree, rel, short), live),
+        used=unique_bytes(copy_path(tree, rel, short), live),
         referenced=int(record["referenced"]),
         holds=len(record["holds"]),
         clones=tuple(record["clones"]),
@@ -278,124 +275,3 @@ def _check_destroyable(tree: PoolTree, rel: str, short: str) -> None:
 
 def _listing(head: str, names: Sequence[str]) -> str:
     return "\n".join([head, *names]) + "\n"
-
-
-def _copy(source: Path, target: Path) -> None:
-    """Copy a directory tree or a zvol file, keeping holes and modes."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    argv = ["cp", "-a", "--sparse=always", "--reflink=auto", "--", str(source), str(target)]
-    done = subprocess.run(argv, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        _remove(target)
-        raise ZfsError(f"cannot copy {source}: {done.stderr.strip()}")
-
-
-def _remove(path: Path) -> None:
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path, ignore_errors=True)
-    else:
-        path.unlink(missing_ok=True)
-
-
-def _restore(copy: Path, live: Path) -> None:
-    """Make `live` hold what `copy` holds, keeping `live` itself (shares point at it)."""
-    if live.is_dir():
-        for entry in list(live.iterdir()):
-            _remove(entry)
-        for entry in copy.iterdir():
-            _copy(entry, live / entry.name)
-        shutil.copystat(copy, live)
-        return
-    with open(live, "r+b") as handle:
-        handle.truncate(0)
-    argv = ["cp", "--sparse=always", "--", str(copy), str(live)]
-    subprocess.run(argv, capture_output=True, check=True)
-
-
-def _entries(root: Path) -> dict[str, os.stat_result]:
-    """Relative path -> lstat of everything under a directory."""
-    found: dict[str, os.stat_result] = {}
-    for top, dirs, files in os.walk(root):
-        for name in [*dirs, *files]:
-            path = Path(top) / name
-            found[str(path.relative_to(root))] = path.lstat()
-    return found
-
-
-def _diff(old_root: Path, new_root: Path, mountpoint: str) -> list[DiffEntry]:
-    """Compare two trees the way `zfs diff -F` reports them, paths under the mountpoint."""
-    old, new = _entries(old_root), _entries(new_root)
-    out: list[DiffEntry] = []
-    for rel in sorted(old.keys() | new.keys()):
-        before, after = old.get(rel), new.get(rel)
-        kind = _file_type(after or before)
-        path = f"{mountpoint}/{rel}"
-        if before is None:
-            out.append(DiffEntry("added", kind, path))
-        elif after is None:
-            out.append(DiffEntry("removed", kind, path))
-        elif kind == "file" and _changed(old_root / rel, new_root / rel, before, after):
-            out.append(DiffEntry("modified", kind, path))
-    return out
-
-
-def _file_type(info: os.stat_result | None) -> str:
-    mode = info.st_mode if info else 0
-    if stat.S_ISDIR(mode):
-        return "directory"
-    if stat.S_ISLNK(mode):
-        return "symlink"
-    return "file"
-
-
-def _changed(old: Path, new: Path, before: os.stat_result, after: os.stat_result) -> bool:
-    if before.st_size != after.st_size:
-        return True
-    return old.read_bytes() != new.read_bytes()
-
-
-def _unique_bytes(copy: Path, live: Path) -> int:
-    """Bytes of the snapshot's files that the live data no longer holds unchanged."""
-    if copy.is_file():
-        return 0 if not live.exists() else _zvol_changed_bytes(copy, live)
-    total = 0
-    for rel, info in _entries(copy).items():
-        if not os.path.isfile(copy / rel) or os.path.islink(copy / rel):
-            continue
-        other = live / rel
-        try:
-            now = other.lstat()
-        except FileNotFoundError:
-            total += info.st_blocks * 512
-            continue
-        if now.st_size != info.st_size or now.st_mtime_ns != info.st_mtime_ns:
-            total += info.st_blocks * 512
-    return total
-
-
-def _zvol_changed_bytes(copy: Path, live: Path) -> int:
-    """Bytes of a zvol's snapshot that differ from the zvol now, reading only written extents."""
-    chunk = 1 << 20
-    total = 0
-    with open(copy, "rb") as old, open(live, "rb") as new:
-        for start, end in _extents(old.fileno()):
-            for offset in range(start, end, chunk):
-                size = min(chunk, end - offset)
-                if os.pread(old.fileno(), size, offset) != os.pread(new.fileno(), size, offset):
-                    total += size
-    return total
-
-
-def _extents(fd: int) -> list[tuple[int, int]]:
-    """(start, end) of the data regions of a sparse file (SEEK_DATA / SEEK_HOLE)."""
-    size = os.fstat(fd).st_size
-    found, offset = [], 0
-    while offset < size:
-        try:
-            start = os.lseek(fd, offset, os.SEEK_DATA)
-        except OSError:  # ENXIO: no data after offset
-            break
-        end = os.lseek(fd, start, os.SEEK_HOLE)
-        found.append((start, end))
-        offset = end
-    return found

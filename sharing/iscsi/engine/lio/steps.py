@@ -189,18 +189,18 @@ class SetWriteProtect(Step):
 
 def run_step(step: Step) -> None:
     """Carry out one step through rtslib (the caller turns rtslib errors into ours)."""
+    for run in (_run_target_step, _run_storage_step, _run_acl_step):
+        if run(step):
+            return
+    raise EngineFailure(f"{ENGINE}: unknown step {step!r}")
+
+
+def _run_target_step(step: Step) -> bool:
+    """Discovery auth, targets, their TPG and portals; False when `step` is none of these."""
     rts = kernel.rtslib()
     match step:
         case SetDiscovery(creds=creds, enabled=enabled):
-            fabric = rts.FabricModule("iscsi")
-            if enabled:
-                fabric.discovery_userid = creds.userid
-                fabric.discovery_password = creds.password
-                fabric.discovery_mutual_userid = creds.mutual_userid
-                fabric.discovery_mutual_password = creds.mutual_password
-                fabric.discovery_enable_auth = True
-            else:
-                fabric.clear_discovery_auth_settings()
+            _set_discovery(rts.FabricModule("iscsi"), creds, enabled)
         case DeleteTarget(iqn=iqn):
             rts.Target(rts.FabricModule("iscsi"), iqn, mode="lookup").delete()
         case CreateTarget(iqn=iqn):
@@ -215,9 +215,16 @@ def run_step(step: Step) -> None:
         case AddPortal(iqn=iqn, ip=ip, port=port):
             rts.NetworkPortal(_tpg(iqn), f"[{ip}]" if ":" in ip else ip, port, mode="create")
         case DeletePortal(iqn=iqn, ip=ip, port=port):
-            for np in _tpg(iqn).network_portals:
-                if strip_brackets(np.ip_address) == ip and int(np.port) == port:
-                    np.delete()
+            _delete_portal(iqn, ip, port)
+        case _:
+            return False
+    return True
+
+
+def _run_storage_step(step: Step) -> bool:
+    """Storage objects and the LUNs over them; False when `step` is none of these."""
+    rts = kernel.rtslib()
+    match step:
         case CreateSo(so=so):
             _create_so(so)
         case DeleteSo(name=name, plugin=plugin):
@@ -228,6 +235,15 @@ def run_step(step: Step) -> None:
             rts.LUN(_tpg(iqn), lun, _so(name, plugin))
         case DeleteLun(iqn=iqn, lun=lun):
             rts.LUN(_tpg(iqn), lun).delete()
+        case _:
+            return False
+    return True
+
+
+def _run_acl_step(step: Step) -> bool:
+    """Initiators' ACLs, their CHAP and mapped LUNs; False when `step` is none of these."""
+    rts = kernel.rtslib()
+    match step:
         case CreateAcl(iqn=iqn, initiator=initiator):
             rts.NodeACL(_tpg(iqn), initiator, mode="create")
         case DeleteAcl(iqn=iqn, initiator=initiator):
@@ -235,18 +251,44 @@ def run_step(step: Step) -> None:
         case SetAclAuth(iqn=iqn, initiator=initiator, creds=creds):
             _set_creds(_acl(iqn, initiator), creds)
         case MapLun(iqn=iqn, initiator=initiator, mapped=m):
-            tpg = _tpg(iqn)
-            acl = rts.NodeACL(tpg, initiator, mode="lookup")
-            for old in acl.mapped_luns:
-                if old.mapped_lun == m.mapped_lun:
-                    old.delete()
-            rts.MappedLUN(acl, m.mapped_lun, rts.LUN(tpg, m.tpg_lun), m.write_protect)
+            _map_lun(iqn, initiator, m)
         case UnmapLun(iqn=iqn, initiator=initiator, mapped_lun=mapped_lun):
             rts.MappedLUN(_acl(iqn, initiator), mapped_lun).delete()
         case SetWriteProtect(iqn=iqn, initiator=initiator, mapped_lun=mlun, write_protect=wp):
             rts.MappedLUN(_acl(iqn, initiator), mlun).write_protect = wp
         case _:
-            raise EngineFailure(f"{ENGINE}: unknown step {step!r}")
+            return False
+    return True
+
+
+def _set_discovery(fabric: Any, creds: Creds, enabled: bool) -> None:
+    """Discovery CHAP on the iSCSI fabric, or none."""
+    if not enabled:
+        fabric.clear_discovery_auth_settings()
+        return
+    fabric.discovery_userid = creds.userid
+    fabric.discovery_password = creds.password
+    fabric.discovery_mutual_userid = creds.mutual_userid
+    fabric.discovery_mutual_password = creds.mutual_password
+    fabric.discovery_enable_auth = True
+
+
+def _delete_portal(iqn: str, ip: str, port: int) -> None:
+    """Remove the target's portal on this address and port."""
+    for np in _tpg(iqn).network_portals:
+        if strip_brackets(np.ip_address) == ip and int(np.port) == port:
+            np.delete()
+
+
+def _map_lun(iqn: str, initiator: str, mapped: MappedLun) -> None:
+    """Map a TPG LUN into an initiator's ACL, replacing what that mapped LUN pointed at."""
+    rts = kernel.rtslib()
+    tpg = _tpg(iqn)
+    acl = rts.NodeACL(tpg, initiator, mode="lookup")
+    for old in acl.mapped_luns:
+        if old.mapped_lun == mapped.mapped_lun:
+            old.delete()
+    rts.MappedLUN(acl, mapped.mapped_lun, rts.LUN(tpg, mapped.tpg_lun), mapped.write_protect)
 
 
 def _tpg(iqn: str) -> Any:
