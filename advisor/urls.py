@@ -1,10 +1,11 @@
-"""Advisor pages: "Try it on my data"."""
+"""Advisor URLs: "Try it on my data" pages (at /advisor/) and API (at /api/advisor/)."""
 
 from __future__ import annotations
 
-from django.urls import URLPattern, path
+from django.urls import URLPattern, URLResolver, path
+from rest_framework.routers import DefaultRouter
 
-from advisor import views
+from advisor import api, views
 
 app_name = "advisor"
 
@@ -16,4 +17,15 @@ urlpatterns: list[URLPattern] = [
     path("runs/<int:pk>/", views.run_detail, name="run"),
     path("runs/<int:pk>/row/", views.run_row, name="run-row"),
     path("compare/", views.compare, name="compare"),
+]
+
+_router = DefaultRouter()
+_router.register("runs", api.RunViewSet, basename="run")
+_router.register("estimates", api.EstimateViewSet, basename="estimate")
+_router.register("benchmarks", api.BenchmarkViewSet, basename="benchmark")
+_router.register("fio", api.FioViewSet, basename="fio")
+api_urlpatterns: list[URLPattern | URLResolver] = [
+    path("compare/", api.CompareView.as_view(), name="compare"),
+    path("sources/", api.SourcesView.as_view(), name="sources"),
+    *_router.urls,
 ]

@@ -1,8 +1,12 @@
-"""Pages of the monitoring section (mounted at /monitoring/)."""
+"""Monitoring's URLs: the metrics pages (at /monitoring/) and the metrics and alerts APIs
+(/api/monitoring/, /api/alerts/); the alert pages are monitoring.alerting.urls (at /alerts/)."""
 
 from __future__ import annotations
 
+from monitoring.alerting import urls as alerting
 from monitoring.metrics import urls as metrics
 
 app_name = "monitoring"
 urlpatterns = metrics.urlpatterns
+metrics_api_urlpatterns = metrics.api_urlpatterns
+alerts_api_urlpatterns = alerting.api_urlpatterns

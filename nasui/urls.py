@@ -7,23 +7,23 @@ from django.contrib.auth.decorators import login_required
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from advisor.api_urls import urlpatterns as advisor_api_urls
-from monitoring import api_urls as monitoring_api
+from advisor import urls as advisor
+from monitoring import urls as monitoring
 from nasui import views
 from nasui.api import urls as api_urls
-from sharing import api_urls as sharing_api
-from storage.api_urls import urlpatterns as storage_api_urls
+from sharing import urls as sharing
+from storage import urls as storage
 
 # DRF marks its views login_not_required and authenticates them itself (token or session).
 api_patterns: list[URLPattern | URLResolver] = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("storage/", include((storage_api_urls, "storage-api"))),
-    path("monitoring/", include((monitoring_api.metrics_urlpatterns, "monitoring-api"))),
-    path("alerts/", include((monitoring_api.alerts_urlpatterns, "alerts-api"))),
-    path("sharing/iscsi/", include((sharing_api.iscsi_urlpatterns, "sharing-api"))),
-    path("sharing/", include((sharing_api.files_urlpatterns, "files-api"))),
-    path("services/", include((sharing_api.services_urlpatterns, "services-api"))),
-    path("advisor/", include((advisor_api_urls, "advisor-api"))),
+    path("storage/", include((storage.api_urlpatterns, "storage-api"))),
+    path("monitoring/", include((monitoring.metrics_api_urlpatterns, "monitoring-api"))),
+    path("alerts/", include((monitoring.alerts_api_urlpatterns, "alerts-api"))),
+    path("sharing/iscsi/", include((sharing.iscsi_api_urlpatterns, "sharing-api"))),
+    path("sharing/", include((sharing.files_api_urlpatterns, "files-api"))),
+    path("services/", include((sharing.services_api_urlpatterns, "services-api"))),
+    path("advisor/", include((advisor.api_urlpatterns, "advisor-api"))),
     path("", include(api_urls.urlpatterns)),
 ]
 

@@ -1,7 +1,8 @@
-"""Pages of the storage section (mounted at /storage/): each sub-domain's, in one namespace."""
+"""Storage's URLs: every sub-domain's pages (at /storage/) and API (at /api/storage/)."""
 
 from __future__ import annotations
 
+from nasui.api.routes import api_patterns_of
 from storage.datasets import urls as datasets
 from storage.dedup import urls as dedup
 from storage.disks import urls as disks
@@ -17,3 +18,4 @@ SUBDOMAINS = (disks, pools, datasets, snapshots, snapshot_tasks, smart, dedup, s
 
 app_name = "storage"
 urlpatterns = [pattern for urls in SUBDOMAINS for pattern in urls.urlpatterns]
+api_urlpatterns = api_patterns_of(*SUBDOMAINS)

@@ -15,7 +15,7 @@ from typing import Any
 import psutil
 from celery.signals import worker_ready
 
-from advisor.benchmarks.engine import copying, fio_run, reading, scratch
+from advisor.benchmarks.engine import copying, reading, scratch
 from advisor.benchmarks.engine import fio as fio_bench
 from advisor.benchmarks.engine import rows as rows_bench
 from advisor.benchmarks.engine.recommend import recommend
@@ -146,10 +146,10 @@ def fio(
     created: list[str] = []
     try:
         reporter.progress(1, f"Creating {name}")
-        fio_target = fio_run.fio_target(
+        fio_target = fio_bench.fio_target(
             get_engine(), target_kind, name, size_bytes, reporter.job_id, created
         )
-        results = fio_run.run_profiles(fio_target, profiles, runtime_seconds, reporter.progress)
+        results = fio_bench.run_profiles(fio_target, profiles, runtime_seconds, reporter.progress)
     finally:
         rows_bench.destroy(get_engine(), created)
     return {

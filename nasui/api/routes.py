@@ -16,7 +16,7 @@ from rest_framework.routers import DefaultRouter
 Route = tuple[str, Any, str]
 
 
-def api_urlpatterns(*subdomains: ModuleType) -> list[URLPattern | URLResolver]:
+def api_patterns_of(*subdomains: ModuleType) -> list[URLPattern | URLResolver]:
     """The plain API views of every sub-domain, then one router with all their ViewSets."""
     router = DefaultRouter()
     for urls in subdomains:

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from datakinds import generate
 
-from advisor.benchmarks.engine import copying, fio_run, rows
+from advisor.benchmarks.engine import copying, rows
+from advisor.benchmarks.engine import fio as engine_fio
 from advisor.benchmarks.engine.settings import CATALOGUE, Setting
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
@@ -110,7 +111,7 @@ def test_fio_on_a_scratch_zvol_runs_direct_with_its_queue_depth(
 ) -> None:
     created: list[str] = []
     try:
-        target = fio_run.fio_target(engine, "zvol", f"{pool}/nasui-scratch-{JOB}-fio", 32 * MIB,
+        target = engine_fio.fio_target(engine, "zvol", f"{pool}/nasui-scratch-{JOB}-fio", 32 * MIB,
                                     JOB, created)  # fmt: skip
         assert target.direct
         assert str(target.path).startswith("/dev/zvol/")
@@ -132,7 +133,7 @@ def test_fio_on_a_dataset_runs_buffered_in_a_scratch_child(engine: CliZfsEngine,
     engine.create_dataset(f"{pool}/media", properties={"compression": "lz4"})
     try:
         name = f"{pool}/media/nasui-scratch-{JOB}-fio"
-        target = fio_run.fio_target(engine, "dataset", name, 16 * MIB, JOB, created)
+        target = engine_fio.fio_target(engine, "dataset", name, 16 * MIB, JOB, created)
         assert not target.direct
         assert target.path == Path(f"/{name}/fio.dat")
         assert engine.get_dataset(name).compression == "lz4"  # what fio measures is inherited
@@ -147,7 +148,7 @@ def test_fio_on_a_dataset_runs_buffered_in_a_scratch_child(engine: CliZfsEngine,
 def _run(target: Any, names: tuple[str, ...]) -> list[dict[str, Any]]:
     """fio's profiles for 2 s each, printed."""
     started = time.monotonic()
-    results = fio_run.run_profiles(target, names, 2, lambda percent, message: None)
+    results = engine_fio.run_profiles(target, names, 2, lambda percent, message: None)
     print(f"\nfio on {target.path} (direct={target.direct}), {time.monotonic() - started:.0f} s:")
     for result in results:
         print(f"  {result['name']:<20} read {result['read_mb_s']:>8} MB/s {result['read_iops']:>8}"
