@@ -8,14 +8,15 @@ has an apply lock, held from reading the database to applying it, across process
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 
 from nasui.lib.locks import file_lock
 from nasui.validation import refusal
@@ -23,6 +24,7 @@ from sharing.runtime import ApplyError, runtime
 
 T = TypeVar("T")
 M = TypeVar("M", bound=models.Model)
+F = TypeVar("F", bound=Callable[..., Any])
 _held = threading.local()
 
 
@@ -47,6 +49,33 @@ def configuration_lock(service: str) -> Iterator[None]:
             names.discard(service)
 
 
+@contextmanager
+def services_locked(services: Sequence[str]) -> Iterator[None]:
+    """Hold the apply locks of `services` (each once, in one order) until the block ends."""
+    with ExitStack() as locks:
+        for lock in sorted({runtime(name).lock for name in services}):
+            locks.enter_context(configuration_lock(lock))
+        yield
+
+
+def serialized(*services: str) -> Callable[[F], F]:
+    """Run a whole write under the apply locks of `services`: its checks (a name still free,
+    the next free id) and its save are one step for every panel process, so two writes at the
+    same moment get a clear refusal, never a database error (the locks are re-entrant, so the
+    write's own save-and-apply inside takes them again freely).
+    """
+
+    def wrap(write: F) -> F:
+        @functools.wraps(write)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            with services_locked(services):
+                return write(*args, **kwargs)
+
+        return cast(F, run)
+
+    return wrap
+
+
 def saved_and_applied(change: Callable[[], T], *, services: Sequence[str]) -> T:
     """Run `change`, then apply it to the `services`' servers; if one refuses, undo everything.
 
@@ -55,9 +84,7 @@ def saved_and_applied(change: Callable[[], T], *, services: Sequence[str]) -> T:
     carrying the server's reason.
     """
     servers = [runtime(name) for name in services]
-    with ExitStack() as locks:
-        for lock in sorted({server.lock for server in servers}):
-            locks.enter_context(configuration_lock(lock))
+    with services_locked(services):
         try:
             with transaction.atomic():
                 result = change()
@@ -68,6 +95,8 @@ def saved_and_applied(change: Callable[[], T], *, services: Sequence[str]) -> T:
             for server in servers:
                 server.restore()
             raise refusal(str(exc)) from exc
+        except IntegrityError as exc:  # a write that did not check under the locks
+            raise refusal(f"Another change took this at the same moment: {exc}") from exc
     return result
 
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 from nasui.validation import fail, refusal
 from sharing.accounts.engine.desired import ID_MAX, ID_MIN, NAME_RULE, AccountError
 from sharing.accounts.engine.desired import check_name as check_account_name
-from sharing.apply import files_saved_and_applied
+from sharing.apply import FILE_SERVICES, files_saved_and_applied, serialized
 from sharing.models import LocalGroup, LocalUser
 from sharing.runtime import nt_hash as make_nt_hash
 from storage.datasets.selectors import filesystem_names
@@ -36,6 +36,7 @@ def _check_id(value: int | None, field: str, taken: Iterable[int]) -> None:
         raise fail(field, f"{value} is taken by another account.")
 
 
+@serialized(*FILE_SERVICES)
 def group_create(*, name: str, gid: int | None = None, comment: str = "") -> LocalGroup:
     """A new local group; the gid is the next free one unless given."""
     name = validate_account_name(name, "name")
@@ -48,6 +49,7 @@ def group_create(*, name: str, gid: int | None = None, comment: str = "") -> Loc
     )
 
 
+@serialized(*FILE_SERVICES)
 def group_update(*, group: LocalGroup, name: str, comment: str = "") -> LocalGroup:
     """Rename a group or change its comment (its gid stays: files on disk carry it)."""
     name = validate_account_name(name, "name")
@@ -105,6 +107,7 @@ def _user_fields(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@serialized(*FILE_SERVICES)
 def user_create(
     *,
     username: str,
@@ -140,6 +143,7 @@ def user_create(
     return files_saved_and_applied(change)
 
 
+@serialized(*FILE_SERVICES)
 def user_update(
     *,
     user: LocalUser,

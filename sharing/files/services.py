@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from nasui.models import Job
 from nasui.validation import fail
 from sharing.accounts import services as account_services
+from sharing.apply import FILE_SERVICES, serialized
 from sharing.models import LocalGroup, LocalUser, NfsShare, SmbShare
 from sharing.nfs import services as nfs_services
 from sharing.smb import services as smb_services
@@ -228,6 +229,7 @@ def _steps(
     return WizardShare(dataset=name, path=path, share=share, export=export, new_user=new_user)
 
 
+@serialized(*FILE_SERVICES)
 def share_dataset(
     *,
     existing: str = "",

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from nasui.validation import fail
-from sharing.apply import files_saved_and_applied
+from sharing.apply import FILE_SERVICES, files_saved_and_applied, serialized
 from sharing.models import LocalGroup, LocalUser, NfsSettings, NfsShare
 from sharing.nfs.engine.desired import NfsError, normalize_host, normalize_network
 from storage import paths
@@ -85,12 +85,14 @@ def _saved(share: NfsShare, fields: dict[str, Any]) -> NfsShare:
     return share
 
 
+@serialized(*FILE_SERVICES)
 def nfs_share_create(**data: Any) -> NfsShare:
     """A new NFS export of a dataset."""
     fields = _checked(data, None)
     return files_saved_and_applied(lambda: _saved(NfsShare(), fields))
 
 
+@serialized(*FILE_SERVICES)
 def nfs_share_update(*, share: NfsShare, **data: Any) -> NfsShare:
     """Change an NFS export."""
     fields = _checked(data, share)

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from nasui.validation import fail, validate_address
-from sharing.apply import files_saved_and_applied
+from sharing.apply import FILE_SERVICES, files_saved_and_applied, serialized
 from sharing.models import LocalGroup, LocalUser, SmbSettings, SmbShare
 from sharing.smb.engine.desired import SHARE_NAME_RULE, SmbError, SmbGlobals, SmbShareSpec
 from storage import paths
@@ -93,6 +93,7 @@ def _saved(
     return share
 
 
+@serialized(*FILE_SERVICES)
 def smb_share_create(
     *, users: Iterable[LocalUser] = (), groups: Iterable[LocalGroup] = (), **data: Any
 ) -> SmbShare:
@@ -101,6 +102,7 @@ def smb_share_create(
     return files_saved_and_applied(lambda: _saved(SmbShare(), fields, users, groups))
 
 
+@serialized(*FILE_SERVICES)
 def smb_share_update(
     *,
     share: SmbShare,

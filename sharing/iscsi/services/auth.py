@@ -5,12 +5,14 @@ from __future__ import annotations
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
 from nasui.validation import fail
+from sharing.apply import serialized
 from sharing.iscsi import validation as v
 from sharing.iscsi.selectors import used_by_discovery
-from sharing.iscsi.services.common import in_use, saved_and_applied
+from sharing.iscsi.services.common import ISCSI, in_use, saved_and_applied
 from sharing.models import AuthGroup, AuthMethod, TargetGroup
 
 
+@serialized(*ISCSI)
 def auth_group_create(
     *, tag: int, user: str, secret: str, peer_user: str = "", peer_secret: str = ""
 ) -> AuthGroup:
@@ -27,6 +29,7 @@ def auth_group_create(
     )
 
 
+@serialized(*ISCSI)
 def auth_group_update(
     *,
     group: AuthGroup,

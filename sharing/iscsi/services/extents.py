@@ -5,9 +5,10 @@ from __future__ import annotations
 from django.db import IntegrityError
 
 from nasui.validation import fail
+from sharing.apply import serialized
 from sharing.iscsi import runtime
 from sharing.iscsi.selectors import lowest_free_lun
-from sharing.iscsi.services.common import saved_and_applied, updated
+from sharing.iscsi.services.common import ISCSI, saved_and_applied, updated
 from sharing.models import Extent, Target, TargetExtent
 from storage import paths
 from storage.datasets import selectors as storage_selectors
@@ -39,6 +40,7 @@ def _check_source(kind: str, zvol: str, path: str, extent: Extent | None) -> tup
     return zvol, path
 
 
+@serialized(*ISCSI)
 def extent_create(
     *,
     name: str,
@@ -73,6 +75,7 @@ def extent_create(
     )
 
 
+@serialized(*ISCSI)
 def extent_update(*, extent: Extent, readonly: bool, enabled: bool, comment: str = "") -> Extent:
     """Change an extent's read-only and enabled flags and comment."""
     return updated(extent, readonly=readonly, enabled=enabled, comment=comment.strip())
@@ -83,6 +86,7 @@ def extent_delete(*, extent: Extent) -> None:
     saved_and_applied(extent.delete)
 
 
+@serialized(*ISCSI)
 def association_create(
     *, target: Target, extent: Extent, lun_id: int | None = None
 ) -> TargetExtent:

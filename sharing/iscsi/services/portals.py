@@ -8,9 +8,10 @@ from typing import Any
 from django.db.models import ProtectedError
 
 from nasui.validation import fail, validate_address
+from sharing.apply import serialized
 from sharing.iscsi import runtime
 from sharing.iscsi import validation as v
-from sharing.iscsi.services.common import in_use, saved_and_applied, updated
+from sharing.iscsi.services.common import ISCSI, in_use, saved_and_applied, updated
 from sharing.models import (
     AuthGroup,
     AuthMethod,
@@ -24,6 +25,7 @@ from sharing.models import (
 _KEEP: Any = object()  # an omitted discovery setting keeps its stored value
 
 
+@serialized(*ISCSI)
 def settings_update(
     *,
     basename: str,
@@ -66,6 +68,7 @@ def _addresses(addresses: Sequence[str], portal: Portal | None) -> list[str]:
     return cleaned
 
 
+@serialized(*ISCSI)
 def portal_create(*, addresses: Sequence[str], comment: str = "") -> Portal:
     """A new portal listening on `addresses`."""
     cleaned = _addresses(addresses, None)
@@ -81,6 +84,7 @@ def portal_create(*, addresses: Sequence[str], comment: str = "") -> Portal:
     return saved_and_applied(change)
 
 
+@serialized(*ISCSI)
 def portal_update(*, portal: Portal, addresses: Sequence[str], comment: str = "") -> Portal:
     """Change a portal's addresses and comment."""
     cleaned = _addresses(addresses, portal)
@@ -119,6 +123,7 @@ def _initiator_lists(
     return list(dict.fromkeys(names)), list(dict.fromkeys(nets))
 
 
+@serialized(*ISCSI)
 def initiator_group_create(
     *, initiators: Sequence[str] = (), networks: Sequence[str] = (), comment: str = ""
 ) -> InitiatorGroup:
@@ -131,6 +136,7 @@ def initiator_group_create(
     )
 
 
+@serialized(*ISCSI)
 def initiator_group_update(
     *, group: InitiatorGroup, initiators: Sequence[str], networks: Sequence[str], comment: str = ""
 ) -> InitiatorGroup:

@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from nasui.validation import fail
+from sharing.apply import serialized
 from sharing.iscsi import validation as v
 from sharing.iscsi.selectors import used_by_discovery
-from sharing.iscsi.services.common import saved_and_applied
+from sharing.iscsi.services.common import ISCSI, saved_and_applied
 from sharing.models import AuthGroup, InitiatorGroup, Target, TargetGroup
 
 
@@ -41,6 +42,7 @@ def _save_groups(target: Target, groups: list[dict[str, Any]]) -> None:
     )
 
 
+@serialized(*ISCSI)
 def target_create(*, name: str, alias: str = "", groups: Sequence[dict[str, Any]]) -> Target:
     """A new target reachable through the given portals."""
     name = v.validate_target_name(name)
@@ -56,6 +58,7 @@ def target_create(*, name: str, alias: str = "", groups: Sequence[dict[str, Any]
     return saved_and_applied(change)
 
 
+@serialized(*ISCSI)
 def target_update(
     *, target: Target, name: str, alias: str = "", groups: Sequence[dict[str, Any]]
 ) -> Target:
