@@ -17,6 +17,7 @@ import pytest
 
 from nasui.lib.net import free_loopback_port
 from storage.pools import services as pool_services
+from tests.folders import traversable
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM refuses to run
 # under a running loop unless told that this (single-threaded test) use is fine.
@@ -172,6 +173,7 @@ def sandbox(settings, tmp_path: Path) -> Iterator[object]:
     """A sandbox engine with six 4 GiB disk files, used by every storage call in the test."""
     from storage.engine import get_engine
 
+    traversable(tmp_path)  # its pools are shared to users, as a NAS's are
     settings.NASUI_ZFS_ENGINE = "sandbox"
     settings.NASUI_SANDBOX_DIR = tmp_path / "sandbox"
     settings.NASUI_SANDBOX_DISKS = 6
@@ -225,9 +227,12 @@ def target_service(settings, tmp_path: Path) -> Iterator[int]:
 
 
 # -- the panel's own SMB server (a wrapped smbd), for sharing and browser tests ----------------
+
+
 @pytest.fixture
 def smb_service(settings, tmp_path: Path) -> Iterator[int]:
-    """The panel's own smbd under nss/uid_wrapper in a private data dir, on a free port."""
+    """The panel's own smbd (a wrapped one) in a private data dir, on a free port."""
+    traversable(tmp_path)
     settings.DATA_DIR = tmp_path / "data"
     settings.NASUI_SMB_MODE = "wrapped"
     settings.NASUI_SMB_PORT = free_loopback_port()

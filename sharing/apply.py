@@ -17,6 +17,7 @@ from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
+from django.db.models import ProtectedError, RestrictedError
 
 from nasui.lib.locks import file_lock
 from nasui.validation import refusal
@@ -95,6 +96,8 @@ def saved_and_applied(change: Callable[[], T], *, services: Sequence[str]) -> T:
             for server in servers:
                 server.restore()
             raise refusal(str(exc)) from exc
+        except (ProtectedError, RestrictedError):
+            raise  # "still in use": the write says what uses it
         except IntegrityError as exc:  # a write that did not check under the locks
             raise refusal(f"Another change took this at the same moment: {exc}") from exc
     return result

@@ -99,3 +99,13 @@ def shared_dataset(path: str) -> tuple[str | None, str | None]:
             return (None, problem) if problem else (dataset.name, None)
     why = "is not the mountpoint of a dataset of a pool (links and “..” are followed)."
     return None, f"{path} {why}"
+
+
+def blocked_by(path: str | Path) -> Path | None:
+    """The first folder above `path` that other users may not pass through (no x for others),
+    or None. A file server serves a share as each user: behind such a folder no user reaches it.
+    """
+    for folder in reversed(real_path(path).parents):
+        if folder != Path("/") and not folder.stat().st_mode & 0o001:
+            return folder
+    return None

@@ -50,6 +50,14 @@ def _dataset(path: str) -> str:
     dataset, problem = paths.shared_dataset(path.strip())
     if dataset is None:
         raise fail("path", problem or "Not a dataset's mountpoint.")
+    blocked = paths.blocked_by(path.strip())
+    if blocked is not None:
+        raise fail(
+            "path",
+            f"Users cannot reach this folder: {blocked}, above it, lets nobody else pass "
+            f"through, and SMB serves each user as themselves. Allow passing through it "
+            f"(chmod o+x {blocked}) or keep the pools elsewhere.",
+        )
     return dataset
 
 

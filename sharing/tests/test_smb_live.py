@@ -105,3 +105,40 @@ def test_the_first_check_applies_even_while_a_user_keeps_smb_stopped(shared, smb
     assert (SmbRuntime().supervise(first=True) or "").startswith("smbd left stopped")
     assert "alice:" in passdb.read_text()
     assert not smb_runtime.smb_engine().is_running()
+
+
+def _owners(root: Path) -> set[int]:
+    """The owning uids of everything below `root`."""
+    return {path.lstat().st_uid for path in root.rglob("*")}
+
+
+def test_a_user_overwrites_her_file_and_writes_in_a_folder_she_made(shared, smb_service, tmp_path):
+    (tmp_path / "a.txt").write_text("first")
+    client = SmbClient(smb_service, tmp_path)
+    put_twice = client.run(
+        "media", "put a.txt a.txt; put a.txt a.txt", user="alice", password=ALICE
+    )
+    assert put_twice.ok, put_twice.output
+    assert "NT_STATUS" not in put_twice.output
+    nested = client.run("media", "mkdir d; cd d; put a.txt", user="alice", password=ALICE)
+    assert nested.ok, nested.output
+    assert "NT_STATUS" not in nested.output
+    root = Path(shared["path"])
+    assert (root / "d" / "a.txt").read_text() == "first"
+    assert _owners(root) == {shared["alice"]["uid"]}
+
+
+def test_a_user_copies_a_folder_tree_in_and_owns_all_of_it(shared, smb_service, tmp_path):
+    tree = tmp_path / "photos"
+    (tree / "2026" / "summer").mkdir(parents=True)
+    for name in ("one.jpg", "2026/two.jpg", "2026/summer/three.jpg"):
+        (tree / name).write_bytes(os.urandom(4096))
+    client = SmbClient(smb_service, tmp_path)
+    copied = client.run(
+        "media", "recurse on; prompt off; mput photos", user="alice", password=ALICE
+    )
+    assert copied.ok, copied.output
+    assert "NT_STATUS" not in copied.output
+    root = Path(shared["path"])
+    assert (root / "photos" / "2026" / "summer" / "three.jpg").stat().st_size == 4096
+    assert _owners(root) == {shared["alice"]["uid"]}

@@ -181,3 +181,20 @@ def test_the_share_page_saves_a_time_machine_limit(admin_client, media):
     assert SmbShare.objects.get(name="Backups").time_machine_limit == 500 << 30
     edit = admin_client.get(f"/sharing/files/shares/{SmbShare.objects.get().pk}/").content
     assert b'value="500G"' in edit
+
+
+def test_a_share_behind_a_folder_nobody_may_pass_is_refused_in_words(media, fake_files):
+    from pathlib import Path
+
+    above = Path(media).parent
+    mode = above.stat().st_mode
+    above.chmod(0o700)
+    try:
+        with pytest.raises(ValidationError) as exc:
+            smb.smb_share_create(name="media", path=media)
+    finally:
+        above.chmod(mode)
+    [message] = _errors(exc)["path"]
+    assert f"{above}, above it, lets nobody else pass through" in message
+    assert f"chmod o+x {above}" in message
+    assert not SmbShare.objects.exists()

@@ -15,6 +15,7 @@ from sharing.accounts.engine.desired import Accounts, GroupSpec, UserSpec
 from sharing.smb.engine.desired import SmbGlobals, SmbShareSpec, SmbState
 from sharing.smb.engine.passdb import make_nt_hash
 from sharing.smb.engine.server import SmbApplyReport, SmbEngine
+from tests.folders import traversable
 from tests.smb.live_tools import require_live
 from tests.smb.smb_clients import SmbClient
 
@@ -94,6 +95,7 @@ class Served:
 
 def _served(root: Path, hashes: dict[str, str]) -> Iterator[Served]:
     """Start an engine in `root` on a free loopback port; stop it whatever happens."""
+    traversable(root)
     served = Served(SmbEngine(root / "run"), free_loopback_port(), root, hashes)
     try:
         served.apply()

@@ -32,9 +32,24 @@ def test_an_unknown_mode_is_refused(tmp_path):
 
 
 def test_a_wrapped_engine_without_the_wrapper_libraries_names_their_packages(tmp_path, monkeypatch):
+    monkeypatch.setattr(wrappers, "_installed", lambda library: library != wrappers.NSS_WRAPPER)
+    with pytest.raises(SmbUnavailable, match="apt-get install libnss-wrapper"):
+        SmbEngine(tmp_path / "run").is_running()
+
+
+def test_an_unprivileged_wrapped_engine_also_needs_uid_wrapper(tmp_path, monkeypatch):
+    monkeypatch.setattr("os.geteuid", lambda: 1000)
     monkeypatch.setattr(wrappers, "_installed", lambda library: library != wrappers.UID_WRAPPER)
     with pytest.raises(SmbUnavailable, match="apt-get install libuid-wrapper"):
         SmbEngine(tmp_path / "run").is_running()
+
+
+def test_run_by_root_a_wrapped_smbd_setuids_for_real(tmp_path, monkeypatch):
+    monkeypatch.setattr("os.geteuid", lambda: 0)
+    env = SmbEngine(tmp_path / "run").env()
+    assert "libnss_wrapper.so" in env["LD_PRELOAD"]
+    assert "uid_wrapper" not in env["LD_PRELOAD"]  # files made over SMB belong to their user
+    assert "UID_WRAPPER" not in env
 
 
 def test_a_system_engine_needs_no_wrapper(tmp_path, monkeypatch):

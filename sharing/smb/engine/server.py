@@ -105,7 +105,11 @@ class SmbEngine:
         if self.mode == "system":
             return dict(os.environ)
         directory = accounts_dir or self.layout.accounts_dir
-        return wrapped_env(directory / "passwd", directory / "group")
+        # Run by the real root, smbd's setuid() is real: what a user makes over SMB is hers
+        # (uid_wrapper would only pretend, and everything would belong to root). Only an
+        # unprivileged panel needs the pretence, and then files belong to its own uid.
+        fake_root = os.geteuid() != 0
+        return wrapped_env(directory / "passwd", directory / "group", fake_root=fake_root)
 
     @property
     def daemon(self) -> SmbDaemon:

@@ -1,8 +1,10 @@
 """A "wrapped" Samba's environment: private accounts (nss_wrapper), a pretend root (uid_wrapper).
 
 This is how Samba's own test suite runs smbd without touching the host's accounts: the
-wrapper libraries are preloaded, getpwnam() reads our passwd and group files, and
-setuid() calls only pretend. Files are still created with the caller's real uid.
+wrapper libraries are preloaded and getpwnam() reads our passwd and group files. Run by the
+real root, smbd needs nss_wrapper only: its setuid() to a user is real, so files made over SMB
+belong to that user. Unprivileged, uid_wrapper also lets it pretend to be root (its setuid()
+calls only pretend, and files are created with the caller's real uid).
 """
 
 from __future__ import annotations
