@@ -266,6 +266,12 @@ def test_smb_share_write_and_read(vm: VM, state: ResultDict) -> None:
     row = rf"{re.escape(SMB_FILE)}\s+[A-Z]+\s+{len(data)}\b"  # name, DOS attributes, size
     assert re.search(row, listed.output), listed.output
     assert_owned_by(vm, state["smb_uid"])  # the user's uid, not root's: a real account
+    # She overwrites her own file and writes into a folder she just made (issue 27).
+    again = f"put {SMB_FILE}; mkdir inner; cd inner; put {SMB_FILE}"
+    written = smb.run(SMB_SHARE, again, user=SMB_USER, password=SMB_PASSWORD)
+    assert written.ok, written.output
+    assert "NT_STATUS" not in written.output, written.output
+    assert_owned_by(vm, state["smb_uid"], f"inner\\{SMB_FILE}")
     wrong, _ = fetch(vm, password=SMB_WRONG_PASSWORD)
     assert "NT_STATUS_LOGON_FAILURE" in wrong.output, wrong.output
 

@@ -86,9 +86,9 @@ def uid_sids(uid: int) -> tuple[str, str]:
     return f"S-1-22-1-{uid}", f"-{2 * uid + 1000}"
 
 
-def assert_owned_by(vm: VM, uid: int) -> None:
-    """The file on the appliance belongs to `uid` (as its SMB security descriptor says)."""
-    sid = owner_sid(vm.smb_port, SMB_SHARE, SMB_FILE, SMB_USER, SMB_PASSWORD)
+def assert_owned_by(vm: VM, uid: int, name: str = SMB_FILE) -> None:
+    """The share's file `name` belongs to `uid` (as its SMB security descriptor says)."""
+    sid = owner_sid(vm.smb_port, SMB_SHARE, name, SMB_USER, SMB_PASSWORD)
     unix_user, passdb_rid = uid_sids(uid)
     assert sid == unix_user or (sid.startswith("S-1-5-21-") and sid.endswith(passdb_rid)), (
         f"owner {sid}, not uid {uid}"
