@@ -28,6 +28,23 @@ def task_named(name: str) -> Task[..., Any]:
     return app.tasks[name]
 
 
+def send(name: str, *args: Any, **kwargs: Any) -> None:
+    """Queue the task called `name` for a worker, or raise kombu's OperationalError within a
+    second when Redis (the queue) is down or hung: a web request never waits on it.
+
+    The web's own connection carries the short timeouts; the worker's keeps the defaults (its
+    blocking reads of the queue wait longer than any timeout a request could bear).
+    """
+    from django.conf import settings
+
+    limit = settings.REDIS_TIMEOUT_SECONDS
+    options = {"socket_timeout": limit, "socket_connect_timeout": limit, "max_retries": 0}
+    with app.connection_for_write(transport_options=options) as connection:
+        task = task_named(name)
+        # connection=: celery-types does not list it, Celery takes it (Task.apply_async options)
+        task.apply_async(args=args, kwargs=kwargs, retry=False, connection=connection)  # type: ignore[call-arg]
+
+
 def beat_entry(task: str, seconds: float) -> dict[str, object]:
     """A periodic entry that expires before the next run is due: a slow worker never piles up."""
     return {"task": task, "schedule": seconds, "options": {"expires": max(seconds * 0.9, 1.0)}}

@@ -17,7 +17,7 @@ from django.contrib.auth.hashers import check_password
 from django.db import transaction
 from kombu.exceptions import OperationalError
 
-from nasui.celery import task_named
+from nasui.celery import send
 from nasui.lib import first_password as files
 
 ADMIN = "admin"
@@ -60,6 +60,6 @@ def admin_hash_changed(sender: Any, instance: Any, update_fields: Any = None, **
 def _hand_to_worker() -> None:
     """Queue the check; without a broker the next boot checks instead (never fail a login)."""
     try:
-        task_named("nasui.recheck_first_password").delay()
+        send("nasui.recheck_first_password")
     except (OSError, OperationalError):
         logger.warning("first-boot password: no worker reachable, the next boot checks it")

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 
-from nasui.celery import task_named
+from nasui.celery import send, task_named
 from nasui.models import ApiToken, Job
 from nasui.tokens import hash_token_key, new_token_key, token_display_prefix
 
+log = logging.getLogger(__name__)
 TOKEN_NAME_MAX = 100
 
 
@@ -58,7 +61,7 @@ def job_start(
     `task` is the Celery task's name ("storage.pool_create"): services start their jobs by
     name, so they never import the tasks, which sit above them and call them.
     """
-    body = task_named(task)  # NotRegistered (a KeyError) for a name no app defines
+    task_named(task)  # NotRegistered (a KeyError) for a name no app defines: before any row
     job = Job.objects.create(
         kind=kind,
         title=title,
@@ -67,8 +70,21 @@ def job_start(
         cancellable=cancellable,
     )
     # on_commit: the worker must find the row when it picks the message up.
-    transaction.on_commit(lambda: body.delay(job.pk, **arguments))
+    transaction.on_commit(lambda: _queue(job, task, arguments))
     return job
+
+
+def _queue(job: Job, task: str, arguments: dict[str, Any]) -> None:
+    """Hand the job to a worker; if the queue cannot take it, the job has failed, and says why."""
+    try:
+        send(task, job.pk, **arguments)
+    except (OSError, OperationalError) as exc:
+        log.warning("job %s (%s) could not be queued: %s", job.pk, task, exc)
+        error = f"The job could not be queued: Redis, the job queue, did not answer ({exc})."
+        Job.objects.filter(pk=job.pk).update(
+            status=Job.Status.FAILED, error=error, finished_at=timezone.now()
+        )
+        job.refresh_from_db()
 
 
 def job_cancel(*, job: Job) -> Job:

@@ -7,6 +7,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from nasui.config import celery_url, load_config, resolve_zfs_engine
 
@@ -110,11 +112,19 @@ DATABASES["default"]["CONN_MAX_AGE"] = 600
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Redis answers in well under a millisecond; one that does not answer within this is down or
+# hung, and a page (or /health/) says so at once instead of waiting: redis-py would otherwise
+# retry three times with back-off, 26 s for a hung Redis at a 2 s timeout.
+REDIS_TIMEOUT_SECONDS = 0.8
 CACHES = {
     "default": {
         "BACKEND": "django_redis.cache.RedisCache",
         "LOCATION": CONFIG.redis_url,
-        "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 2, "SOCKET_TIMEOUT": 2},
+        "OPTIONS": {
+            "SOCKET_CONNECT_TIMEOUT": REDIS_TIMEOUT_SECONDS,
+            "SOCKET_TIMEOUT": REDIS_TIMEOUT_SECONDS,
+            "CONNECTION_POOL_KWARGS": {"retry": Retry(NoBackoff(), 0)},
+        },
         "KEY_PREFIX": "nasui",
     }
 }
