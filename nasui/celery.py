@@ -28,8 +28,8 @@ def task_named(name: str) -> Task[..., Any]:
     return app.tasks[name]
 
 
-def send(name: str, *args: Any, **kwargs: Any) -> None:
-    """Queue the task called `name` for a worker, or raise kombu's OperationalError within a
+def send(task_name: str, /, *args: Any, **kwargs: Any) -> None:
+    """Queue the task called `task_name` for a worker, or raise kombu's OperationalError within a
     second when Redis (the queue) is down or hung: a web request never waits on it.
 
     The web's own connection carries the short timeouts; the worker's keeps the defaults (its
@@ -40,7 +40,7 @@ def send(name: str, *args: Any, **kwargs: Any) -> None:
     limit = settings.REDIS_TIMEOUT_SECONDS
     options = {"socket_timeout": limit, "socket_connect_timeout": limit, "max_retries": 0}
     with app.connection_for_write(transport_options=options) as connection:
-        task = task_named(name)
+        task = task_named(task_name)
         # connection=: celery-types does not list it, Celery takes it (Task.apply_async options)
         task.apply_async(args=args, kwargs=kwargs, retry=False, connection=connection)  # type: ignore[call-arg]
 

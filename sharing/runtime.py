@@ -9,15 +9,31 @@ concerns several servers, the boot daemons) names them and never imports a proto
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from nasui.lib.commands import CommandError
 from sharing.models.service import ServiceSettings
+
+log = logging.getLogger(__name__)
 
 
 class ApplyError(Exception):
     """A server refused the configuration, or an action; the message names it and says why."""
+
+
+def in_words(exc: Exception) -> str:
+    """What a server said, for a person: a command's own message, without the daemon's log
+    (the whole error, log included, goes to the panel's log: `refused`)."""
+    return exc.message if isinstance(exc, CommandError) else str(exc)
+
+
+def refused(what: str, exc: Exception) -> ApplyError:
+    """ApplyError("<what>: <the server's words>"), the full error logged."""
+    log.warning("%s: %s", what, exc)
+    return ApplyError(f"{what}: {in_words(exc)}")
 
 
 @dataclass(frozen=True)

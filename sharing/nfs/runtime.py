@@ -18,7 +18,7 @@ from sharing.models import NfsSettings
 from sharing.nfs.engine.errors import NfsEngineError
 from sharing.nfs.engine.server import NfsEngine
 from sharing.nfs.selectors import build_nfs_state
-from sharing.runtime import ApplyError, ServiceStatus
+from sharing.runtime import ApplyError, ServiceStatus, refused
 
 log = logging.getLogger(__name__)
 NOT_SERVED = (
@@ -66,7 +66,7 @@ class NfsRuntime:
             if nfs is not None:
                 nfs.apply(build_nfs_state())
         except (NfsEngineError, ValueError) as exc:
-            raise ApplyError(f"The NFS server refused the change: {exc}") from exc
+            raise refused("The NFS server refused the change", exc) from exc
 
     def restore(self) -> None:
         """After a refused change was rolled back, give the server the saved exports again."""
@@ -105,7 +105,7 @@ class NfsRuntime:
         except UnknownAction as exc:
             raise ApplyError(str(exc)) from exc
         except (NfsEngineError, ValueError) as exc:
-            raise ApplyError(f"The NFS server could not {action}: {exc}") from exc
+            raise refused(f"The NFS server could not {action}", exc) from exc
 
     def supervise(self, *, first: bool = False) -> str | None:
         """At boot only (`first`): the exports as committed, then start an enabled server and

@@ -17,7 +17,7 @@ from nasui.lib.switch import LEFT_STOPPED, ServiceSwitch, UnknownAction, check_a
 from sharing.accounts.engine.system import SystemAccounts
 from sharing.apply import configuration_lock
 from sharing.models import SmbSettings
-from sharing.runtime import ApplyError, ServiceStatus
+from sharing.runtime import ApplyError, ServiceStatus, refused
 from sharing.smb.engine.errors import SmbEngineError
 from sharing.smb.engine.server import SmbEngine
 from sharing.smb.selectors import build_smb_state
@@ -45,7 +45,7 @@ def nt_hash(username: str, password: str) -> str:
     try:
         return smb_engine().nt_hash(username, password)
     except SmbEngineError as exc:
-        raise ApplyError(f"Samba could not take the password: {exc}") from exc
+        raise refused("Samba could not take the password", exc) from exc
 
 
 def switch() -> ServiceSwitch:
@@ -82,7 +82,7 @@ class SmbRuntime:
         try:
             _state_applied()
         except (SmbEngineError, ValueError) as exc:
-            raise ApplyError(f"The SMB server refused the change: {exc}") from exc
+            raise refused("The SMB server refused the change", exc) from exc
 
     def restore(self) -> None:
         """After a refused change was rolled back, give smbd the saved state again."""
@@ -111,7 +111,7 @@ class SmbRuntime:
         except UnknownAction as exc:
             raise ApplyError(str(exc)) from exc
         except (SmbEngineError, ValueError) as exc:
-            raise ApplyError(f"The SMB server could not {action}: {exc}") from exc
+            raise refused(f"The SMB server could not {action}", exc) from exc
 
     def supervise(self, *, first: bool = False) -> str | None:
         """Start a dead smbd with the saved configuration unless a user stopped it.
@@ -134,7 +134,7 @@ class SmbRuntime:
         try:
             _start(applied=first)  # the first check has just applied everything
         except (SmbEngineError, ValueError) as exc:
-            raise ApplyError(f"The SMB server could not start: {exc}") from exc
+            raise refused("The SMB server could not start", exc) from exc
         return "smbd started"
 
     def shutdown(self) -> str | None:

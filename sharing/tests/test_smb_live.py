@@ -142,3 +142,20 @@ def test_a_user_copies_a_folder_tree_in_and_owns_all_of_it(shared, smb_service, 
     root = Path(shared["path"])
     assert (root / "photos" / "2026" / "summer" / "three.jpg").stat().st_size == 4096
     assert _owners(root) == {shared["alice"]["uid"]}
+
+
+def test_a_refused_settings_change_keeps_smbd_serving_and_says_why(
+    shared, smb_service, admin_client, tmp_path
+):
+    # 192.0.2.1 (TEST-NET-1) is on no interface here: smbd cannot listen there.
+    body = {"netbios_name": "NASUI", "workgroup": "WORKGROUP", "bind": ["192.0.2.1"]}
+    response = admin_client.put("/api/sharing/smb/settings/", body, content_type=JSON)
+    assert response.status_code == 400
+    [message] = response.json()["fields"]["__all__"]
+    assert message.startswith("The SMB server refused the change:")
+    assert "No sockets available to bind to" in message  # smbd's own words
+    assert "Traceback" not in message
+    assert "BACKTRACE" not in message
+    assert admin_client.get("/api/sharing/smb/settings/").json()["bind"] == []
+    listed = SmbClient(smb_service, tmp_path).run("media", "ls", user="alice", password=ALICE)
+    assert listed.ok, listed.output  # still serving, as before the change

@@ -16,6 +16,19 @@ from sharing.smb.engine.layout import SmbLayout
 from sharing.smb.engine.tools import missing, run_checked
 
 START_TIMEOUT = 15.0
+LOG_LINES_READ = 60  # enough to reach smbd's complaint above a panic's backtrace
+# What smbd always logs around a failure: its banner, the panic's frame and the core dump.
+_BOILERPLATE = (
+    "smbd version",
+    "Copyright",
+    "===",
+    "INTERNAL ERROR",
+    "If you are running",
+    "PANIC",
+    "BACKTRACE",
+    "dumping core",
+    "#",
+)
 STOP_TIMEOUT = 10.0
 POLL = 0.05
 LISTEN = "0A"  # TCP_LISTEN in /proc/net/tcp
@@ -137,7 +150,11 @@ class SmbDaemon:
         raise self._start_failed(what, argv)
 
     def _start_failed(self, what: str, argv: list[str]) -> SmbStartFailed:
-        return SmbStartFailed(f"{ENGINE}: {what}", argv=argv, log_tail=log_tail(self.layout.log))
+        """The failure in smbd's own words (its last complaint), with its log for the logs."""
+        tail = log_tail(self.layout.log, lines=LOG_LINES_READ)
+        complaint = last_complaint(tail)
+        message = f"{ENGINE}: {what}" + (f": {complaint}" if complaint else "")
+        return SmbStartFailed(message, argv=argv, log_tail=tail)
 
     def _all_ours(self) -> list[int]:
         """Every live Samba process on our smb.conf: smbd's, and the RPC helpers'."""
@@ -167,3 +184,11 @@ def listening_ports(pid: int) -> set[int]:
                 if fields[3] == LISTEN and fields[9] in inodes:
                     ports.add(int(fields[1].rsplit(":", 1)[1], 16))
     return ports
+
+
+def last_complaint(log: str) -> str:
+    """The last thing smbd said in its log that is not a banner, a panic's frame or a stack:
+    "open_sockets_smbd: No sockets available to bind to.", not a backtrace."""
+    said = [line.strip() for line in log.splitlines() if line.startswith("  ")]
+    useful = [line for line in said if line and not line.startswith(_BOILERPLATE)]
+    return useful[-1] if useful else ""

@@ -175,7 +175,13 @@ class SmbEngine:
             return "written" if changed else "unchanged"
         if _LISTEN.findall(old) != _LISTEN.findall(new):
             daemon.stop()
-            daemon.start(_port(new))
+            try:
+                daemon.start(_port(new))
+            except SmbEngineError:
+                # It cannot listen where it is told to: it serves on as it did, and says why.
+                write_if_changed(self.layout.conf, old, mode=0o644)
+                daemon.start(_port(old))
+                raise
             return "restarted"
         if not changed:
             return "unchanged"
