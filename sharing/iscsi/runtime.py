@@ -123,10 +123,11 @@ def _path_of(kind: str, source: str) -> str:
     return str(get_engine().zvol_path(source))
 
 
-def desired_state() -> DesiredState:
-    """The configuration in the database as the engine's desired state."""
+def desired_state(missing: list[str] | None = None) -> DesiredState:
+    """The configuration in the database as the engine's desired state (extents whose data
+    is gone are left out, and named in `missing`)."""
     try:
-        return build_desired_state(_path_of)
+        return build_desired_state(_path_of, missing)
     except IscsiError as exc:
         raise ApplyError(f"The {engine_name()} target cannot apply this: {exc}") from exc
 
@@ -162,6 +163,18 @@ def _start(target: IscsiEngine) -> ChangeReport:
     target.start()
     with configuration_lock(IscsiRuntime.lock):  # what is read is what is committed, till applied
         return target.apply(desired_state())
+
+
+def _unserved() -> str:
+    """Which extents are not served because their data is gone, in words ("" when none)."""
+    missing: list[str] = []
+    try:
+        desired_state(missing)
+    except ApplyError as exc:
+        return str(exc)
+    if not missing:
+        return ""
+    return f"Not served, their data is missing: {', '.join(missing)}."
 
 
 def _sessions(target: IscsiEngine) -> list[dict[str, str]]:
@@ -215,6 +228,7 @@ class IscsiRuntime:
             sessions = _sessions(target) if running else []
         except (IscsiError, ApplyError) as exc:
             message = str(exc)
+        message = message or _unserved()
         name = engine_name()
         return ServiceStatus(
             running,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from django.db.models import Prefetch, Q, QuerySet
@@ -126,24 +127,44 @@ def _access(target: Target, groups: list[TargetGroup]) -> TargetGroup:
     return first
 
 
-def _target_spec(target: Target, basename: str, port: int, path_of: PathOf) -> TargetSpec:
+def _lun_specs(target: Target, path_of: PathOf, missing: list[str]) -> tuple[LunSpec, ...]:
+    """The target's enabled LUNs whose data is there; the others are named in `missing`.
+
+    A backing store that vanished (a file deleted, a zvol destroyed behind the panel's back)
+    leaves its LUN out rather than the whole target: the rest is served, and every LUN can
+    still be removed.
+    """
+    specs = []
+    for mapping in target.luns.all():
+        extent = mapping.extent
+        if not extent.enabled:
+            continue
+        path = path_of(extent.kind, extent.source)
+        if not os.path.exists(path):
+            missing.append(f"{extent.name} ({path})")
+            continue
+        specs.append(
+            LunSpec(
+                lun=mapping.lun_id,
+                path=path,
+                block_size=extent.blocksize,
+                readonly=extent.readonly,
+                serial=extent.serial,
+            )
+        )
+    return tuple(specs)
+
+
+def _target_spec(
+    target: Target, basename: str, port: int, path_of: PathOf, missing: list[str]
+) -> TargetSpec:
     groups = list(target.groups.all())
     rule = _access(target, groups)
     portals = tuple(
         PortalSpec(ip=a.address, port=port) for g in groups for a in g.portal.addresses.all()
     )
     initiators = rule.initiator_group
-    luns = tuple(
-        LunSpec(
-            lun=m.lun_id,
-            path=path_of(m.extent.kind, m.extent.source),
-            block_size=m.extent.blocksize,
-            readonly=m.extent.readonly,
-            serial=m.extent.serial,
-        )
-        for m in target.luns.all()
-        if m.extent.enabled
-    )
+    luns = _lun_specs(target, path_of, missing)
     chap = _chap(rule.auth_method, rule.auth_group)
     return TargetSpec(
         iqn=target_iqn(basename, target.name),
@@ -157,11 +178,13 @@ def _target_spec(target: Target, basename: str, port: int, path_of: PathOf) -> T
     )
 
 
-def build_desired_state(path_of: PathOf) -> DesiredState:
+def build_desired_state(path_of: PathOf, missing: list[str] | None = None) -> DesiredState:
     """Everything the running target should be, from the database.
 
-    `path_of(kind, source)` gives the device or file an extent's data lives in.
+    `path_of(kind, source)` gives the device or file an extent's data lives in; the extents
+    whose data is not there are left out and named in `missing`.
     """
+    missing = [] if missing is None else missing
     settings = IscsiSettings.load()
     portals = tuple(
         dict.fromkeys(
@@ -171,7 +194,7 @@ def build_desired_state(path_of: PathOf) -> DesiredState:
         )
     )
     targets = tuple(
-        _target_spec(t, settings.basename, settings.port, path_of)
+        _target_spec(t, settings.basename, settings.port, path_of, missing)
         for t in target_list()
         if t.groups.all()
     )

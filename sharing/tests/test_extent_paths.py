@@ -103,3 +103,47 @@ def test_a_link_swapped_in_after_creation_is_never_handed_to_the_target(fake_tar
     os.symlink("/etc/passwd", image)
     with pytest.raises(ApplyError, match=r"disk\.img"):
         runtime.IscsiRuntime().apply()
+
+
+def test_a_file_that_does_not_exist_is_refused_at_the_form(fake_target, media):
+    with pytest.raises(ValidationError) as exc:
+        services.extent_create(name="ghost", kind="file", path=str(media / "ghost.img"))
+    assert f"There is no file at {(media / 'ghost.img').resolve()}" in _path_error(exc)
+    assert not Extent.objects.exists()
+
+
+def _two_file_luns(media: Path) -> tuple[Extent, Extent, object]:
+    """A target serving two image files as LUNs."""
+    for name in ("a.img", "b.img"):
+        (media / name).write_bytes(b"\0" * (1 << 20))
+    a = services.extent_create(name="a", kind="file", path=str(media / "a.img"))
+    b = services.extent_create(name="b", kind="file", path=str(media / "b.img"))
+    portal = services.portal_create(addresses=["127.0.0.1"])
+    target = services.target_create(name="vm", groups=[{"portal": portal}])
+    services.association_create(target=target, extent=a)
+    services.association_create(target=target, extent=b)
+    return a, b, target
+
+
+def test_a_lun_whose_file_vanished_is_left_out_and_said_so(fake_target, media):
+    from sharing.iscsi.runtime import IscsiRuntime
+
+    _two_file_luns(media)
+    (media / "a.img").unlink()  # behind the panel's back
+    IscsiRuntime().apply()  # the rest is still served
+    [target] = fake_target.last.targets
+    assert [lun.path for lun in target.luns] == [str((media / "b.img").resolve())]
+    status = IscsiRuntime().status()
+    assert f"Not served, their data is missing: a ({(media / 'a.img').resolve()})" in status.message
+
+
+def test_every_lun_can_be_removed_when_their_files_are_gone(fake_target, media):
+    from sharing.models import TargetExtent
+
+    _two_file_luns(media)
+    (media / "a.img").unlink()
+    (media / "b.img").unlink()
+    for mapping in list(TargetExtent.objects.all()):
+        services.association_delete(association=mapping)
+    assert not TargetExtent.objects.exists()
+    assert fake_target.last.targets[0].luns == ()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from django.db import IntegrityError
 
 from nasui.validation import fail
@@ -29,6 +31,12 @@ def _check_source(kind: str, zvol: str, path: str, extent: Extent | None) -> tup
             raise fail("path", problem)
         # Stored resolved: a link swapped in later cannot redirect the extent.
         path = str(paths.real_path(path))
+        if not Path(path).is_file():
+            raise fail(
+                "path",
+                f"There is no file at {path}: make it first (a sparse file as large as the "
+                "disk should be, e.g. truncate -s 20G), or share a zvol instead.",
+            )
         clash = Extent.objects.filter(path=path)
         source, zvol = path, ""
     else:
