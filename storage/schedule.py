@@ -26,6 +26,9 @@ LIFETIME_UNITS = {
     "month": timedelta(days=30),
     "year": timedelta(days=365),
 }
+# Snapshots kept longer than a century are kept forever in all but name; a longer lifetime
+# overflows the date arithmetic of every run.
+LIFETIME_MAX = timedelta(days=100 * 365)
 # A schedule that matches nothing would scan this far back before saying so.
 _LOOKBACK = timedelta(days=8)
 _STEP = re.compile(r"\*/(\d+)")
@@ -166,7 +169,11 @@ def lifetime(value: int, unit: str) -> timedelta:
         raise ScheduleError("lifetime_unit", f"Use one of {', '.join(LIFETIME_UNITS)}.")
     if value < 1:
         raise ScheduleError("lifetime_value", "Keep snapshots for at least 1 unit.")
-    return value * LIFETIME_UNITS[unit]
+    per_unit = LIFETIME_UNITS[unit]
+    if value > LIFETIME_MAX // per_unit:
+        most = LIFETIME_MAX // per_unit
+        raise ScheduleError("lifetime_value", f"Keep snapshots at most 100 years ({most} {unit}s).")
+    return value * per_unit
 
 
 def expired(created: Iterable[tuple[str, datetime]], keep: timedelta, now: datetime) -> list[str]:

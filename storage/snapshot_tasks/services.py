@@ -96,6 +96,9 @@ def snapshot_task_run(*, task: SnapshotTask, slot: datetime, now: datetime) -> s
     except (zfs.ZfsError, ValidationError) as exc:
         log.warning("snapshot task %s failed: %s", task.pk, exc)
         task.last_error = str(exc)
+    except Exception as exc:  # whatever fails, the task says so and raises its alert
+        log.exception("snapshot task %s failed", task.pk)
+        task.last_error = f"{type(exc).__name__}: {exc}"
     task.save(update_fields=["last_run_at", "last_error", "last_snapshot", "last_pruned"])
     return task.last_snapshot
 

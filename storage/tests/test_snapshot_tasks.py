@@ -183,3 +183,46 @@ def test_a_refused_edit_leaves_the_task_object_as_it_was(home: str) -> None:
     tasks.snapshot_task_update(task=task, enabled=False)
     task.refresh_from_db()
     assert (task.minutes, task.enabled) == ("5", False)
+
+
+@pytest.mark.parametrize(("value", "unit"), [(10**30, "hour"), (101, "year"), (36501, "day")])
+def test_a_lifetime_over_a_century_is_refused_naming_the_bound(home, value, unit):
+    with pytest.raises(ValidationError) as exc:
+        task_for(lifetime_value=value, lifetime_unit=unit)
+    assert "at most 100 years" in exc.value.message_dict["lifetime_value"][0]
+    assert not SnapshotTask.objects.exists()
+
+
+def test_a_century_is_still_a_lifetime_that_runs(home):
+    task = task_for(lifetime_value=100, lifetime_unit="year")
+    made = run_at(this_minute() + timedelta(minutes=1))
+    task.refresh_from_db()
+    assert made
+    assert task.last_error == ""
+
+
+def test_a_huge_lifetime_through_the_api_is_a_400(home, admin_client):
+    body = {
+        "dataset": "tank/home",
+        "lifetime_value": 2**62,
+        "lifetime_unit": "year",
+        **EVERY_MINUTE,
+    }
+    response = admin_client.post(
+        "/api/storage/snapshot-tasks/", body, content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert "lifetime_value" in response.json()["fields"]
+
+
+def test_any_failure_of_a_run_is_recorded_on_the_task(home, monkeypatch):
+    task = task_for()
+
+    def overflow(task, now):
+        raise OverflowError("date value out of range")
+
+    monkeypatch.setattr(tasks, "prune", overflow)
+    run_at(this_minute() + timedelta(minutes=1))
+    task.refresh_from_db()
+    assert task.last_run_at is not None
+    assert task.last_error == "OverflowError: date value out of range"
