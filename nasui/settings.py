@@ -68,6 +68,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Every page needs a login unless its view is marked login_not_required.
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    # ...and an administrator: until roles exist, nobody else may use the panel.
+    "nasui.access.AdministratorsOnlyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -188,7 +190,8 @@ REST_FRAMEWORK = {
         "nasui.auth.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Administrators only (is_staff), as the pages: until roles exist, nobody else.
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAdminUser"],
     "DEFAULT_PARSER_CLASSES": [
         "nasui.api.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",
@@ -210,7 +213,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAdminUser"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "nasui.api.schema.add_error_responses",

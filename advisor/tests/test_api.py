@@ -92,7 +92,8 @@ def test_a_body_off_the_serializer_is_a_400(admin_client, sandbox) -> None:
 def test_starting_a_benchmark_queues_it(admin_client, docs, monkeypatch, schema) -> None:
     queued: list[dict[str, Any]] = []
     monkeypatch.setattr(
-        "advisor.benchmarks.tasks.benchmark.delay", lambda pk, **kw: queued.append(kw)
+        "advisor.benchmarks.tasks.benchmark.apply_async",
+        lambda args, kwargs, **options: queued.append(kwargs),
     )
     body = {"source_kind": "dataset", "source": docs, "pool": "tank", "sample_bytes": 4 * MIB}
     response = admin_client.post("/api/advisor/benchmarks/", body, content_type=JSON)
@@ -119,7 +120,10 @@ def test_an_unknown_setting_is_refused(admin_client, docs) -> None:
 
 def test_starting_fio_queues_it(admin_client, docs, monkeypatch) -> None:
     queued: list[dict[str, Any]] = []
-    monkeypatch.setattr("advisor.benchmarks.tasks.fio.delay", lambda pk, **kw: queued.append(kw))
+    monkeypatch.setattr(
+        "advisor.benchmarks.tasks.fio.apply_async",
+        lambda args, kwargs, **options: queued.append(kwargs),
+    )
     body = {"target_kind": "dataset", "target": docs, "size_bytes": 8 * MIB, "runtime_seconds": 2}
     response = admin_client.post("/api/advisor/fio/", body, content_type=JSON)
     assert response.status_code == 202, response.json()

@@ -279,7 +279,8 @@ def test_a_benchmark_error_opens_the_benchmark_tab(admin_client, docs) -> None:
 def test_starting_a_benchmark_queues_it_with_the_settings_picked(admin_client, docs, monkeypatch):
     queued: list[dict[str, Any]] = []
     monkeypatch.setattr(
-        "advisor.benchmarks.tasks.benchmark.delay", lambda pk, **kw: queued.append(kw)
+        "advisor.benchmarks.tasks.benchmark.apply_async",
+        lambda args, kwargs, **options: queued.append(kwargs),
     )
     form = {
         "benchmark-source_kind": "dataset",
@@ -297,7 +298,10 @@ def test_starting_a_benchmark_queues_it_with_the_settings_picked(admin_client, d
 
 def test_starting_fio_on_a_zvol_names_the_pool(admin_client, docs, monkeypatch) -> None:
     queued: list[dict[str, Any]] = []
-    monkeypatch.setattr("advisor.benchmarks.tasks.fio.delay", lambda pk, **kw: queued.append(kw))
+    monkeypatch.setattr(
+        "advisor.benchmarks.tasks.fio.apply_async",
+        lambda args, kwargs, **options: queued.append(kwargs),
+    )
     form = {
         "fio-target_kind": "zvol",
         "fio-target_zvol": "tank",

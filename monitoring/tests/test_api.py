@@ -13,7 +13,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def api(client, django_user_model):
-    user = django_user_model.objects.create_user("ops", password="a long test passphrase")
+    user = django_user_model.objects.create_user(
+        "ops", password="a long test passphrase", is_staff=True
+    )
     client.force_login(user)
     return client
 

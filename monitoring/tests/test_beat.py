@@ -14,7 +14,9 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 def test_beat_and_a_worker_store_samples_within_ten_seconds(
     celery_beat_process, client, django_user_model
 ):
-    client.force_login(django_user_model.objects.create_user("ops", password="a long phrase 1"))
+    client.force_login(
+        django_user_model.objects.create_user("ops", password="a long phrase 1", is_staff=True)
+    )
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and Sample.objects.count() < 2:
         time.sleep(0.25)

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nasui import services
+from nasui.access import ADMINISTRATORS_ONLY, is_administrator
 from nasui.api.bodies import validated
 from nasui.api.serializers import NewTokenSerializer, TokenRequestSerializer
 
@@ -46,6 +47,8 @@ class TokenCreateView(APIView):
             return Response(status=429)  # replaced by the lock-out answer (nasui.lockout)
         if not isinstance(user, User) or not user.is_active:
             raise exceptions.AuthenticationFailed("Wrong user name or password.")
+        if not is_administrator(user):
+            raise exceptions.PermissionDenied(ADMINISTRATORS_ONLY)
         token, key = services.api_token_create(user=user, name=data["name"])
         body = {"token": key, "name": token.name, "prefix": token.prefix}
         return Response(NewTokenSerializer(body).data, status=status.HTTP_201_CREATED)

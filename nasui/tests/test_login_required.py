@@ -91,3 +91,38 @@ def test_a_bad_token_gets_401_with_a_clear_body(client):
         "code": "authentication_failed",
         "fields": {},
     }
+
+
+@pytest.fixture
+def member(django_user_model):
+    """A signed-in user who is not an administrator (not staff)."""
+    return django_user_model.objects.create_user("guest", password="a long test phrase")
+
+
+@pytest.mark.parametrize("url", ["/", "/storage/", "/sharing/files/", "/settings/", "/jobs/"])
+def test_a_user_who_is_not_an_administrator_gets_no_page(client, member, url):
+    client.force_login(member)
+    response = client.get(url)
+    assert response.status_code == 403
+    assert "Only an administrator of this NAS may use its panel" in response.content.decode()
+
+
+@pytest.mark.parametrize("url", ["/api/jobs/", "/api/storage/pools/", "/api/schema/"])
+def test_nor_the_api_with_a_session(client, member, url):
+    client.force_login(member)
+    assert client.get(url).status_code == 403
+
+
+def test_nor_the_api_with_a_token_made_before_they_stopped_being_one(client, member):
+    from nasui import services
+
+    _, key = services.api_token_create(user=member, name="script")
+    response = client.get("/api/jobs/", HTTP_AUTHORIZATION=f"Token {key}")
+    assert response.status_code == 403
+
+
+def test_nor_a_new_token(client, member):
+    body = {"username": "guest", "password": "a long test phrase", "name": "x"}
+    response = client.post("/api/tokens/", body, content_type="application/json")
+    assert response.status_code == 403
+    assert "Only an administrator" in response.json()["detail"]

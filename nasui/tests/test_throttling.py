@@ -11,7 +11,7 @@ PASSWORD = "correct horse battery"
 
 @pytest.fixture
 def alice(django_user_model):
-    return django_user_model.objects.create_user("alice", password=PASSWORD)
+    return django_user_model.objects.create_user("alice", password=PASSWORD, is_staff=True)
 
 
 def _login(client, password: str):

@@ -15,7 +15,7 @@ JSON = "application/json"
 
 @pytest.fixture
 def alice(django_user_model):
-    return django_user_model.objects.create_user("alice", password=PASSWORD)
+    return django_user_model.objects.create_user("alice", password=PASSWORD, is_staff=True)
 
 
 def _ask(client: Client, password: str, name: str = "nightly"):
