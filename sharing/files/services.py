@@ -21,6 +21,7 @@ from sharing.accounts import services as account_services
 from sharing.apply import FILE_SERVICES, serialized
 from sharing.models import LocalGroup, LocalUser, NfsShare, SmbShare
 from sharing.nfs import services as nfs_services
+from sharing.runtime import runtime
 from sharing.smb import services as smb_services
 from storage.datasets import selectors as storage
 from storage.datasets import services as storage_services
@@ -285,7 +286,11 @@ def summary(made: WizardShare) -> str:
         mapped = made.export.map_user
         as_user = f" (everyone as {mapped})" if made.export.map_mode == "all" and mapped else ""
         parts.append(f"over NFS at {made.path} to {clients}{as_user}")
-    return f"{made.dataset} is shared " + " and ".join(parts) + "."
+    said = f"{made.dataset} is shared " + " and ".join(parts) + "."
+    nfs = runtime("nfs").status()
+    if made.export is not None and not nfs.served:
+        said += f" {nfs.message}"
+    return said
 
 
 def dataset_owner_set(

@@ -22,8 +22,8 @@ from sharing.runtime import ApplyError, ServiceStatus, refused
 
 log = logging.getLogger(__name__)
 NOT_SERVED = (
-    "This machine runs no NFS server for the panel (NASUI_NFS=none): exports are kept, and "
-    "served where the panel drives the kernel NFS server (NASUI_NFS=kernel)."
+    "NFS is not served on this machine: exports are saved, but no client can mount them "
+    "here. The NAS appliance serves them."
 )
 PORT = 2049
 
@@ -79,7 +79,7 @@ class NfsRuntime:
         """Whether exports are served here and whether the kernel server runs."""
         nfs_mode = str(settings.NASUI_NFS)
         if nfs_mode != "kernel":
-            label = f"not served here (NASUI_NFS={nfs_mode})"
+            label = "not served on this machine"
             return ServiceStatus(
                 running=False, served=False, message=NOT_SERVED, engine=nfs_mode, engine_label=label
             )

@@ -250,3 +250,16 @@ def test_the_page_shows_nfs_fields_only_while_nfs_is_ticked(admin_client, fake_f
     assert 'name="map_mode"' in nfs_part
     assert 'name="networks"' not in page.split('data-show-when="nfs=on"', 1)[0]
     assert 'name="smb" id="id_smb" class="form-check-input" checked' in " ".join(page.split())
+
+
+def test_where_nfs_is_not_served_the_wizard_says_so_in_words(fake_files, tank, settings):
+    from sharing.nfs import runtime as nfs_runtime
+
+    settings.NASUI_NFS = "none"
+    nfs_runtime.nfs_engine.cache_clear()
+    made = files_wizard.share_dataset(
+        parent="tank", name="linux", protocols=["nfs"], networks=["192.168.1.7/24"]
+    )
+    said = files_wizard.summary(made)
+    assert "NFS is not served on this machine: exports are saved" in said
+    assert "NASUI_NFS" not in said

@@ -196,8 +196,8 @@ def test_nfs_offers_no_controls_where_it_is_not_served(settings, boot):
     nfs_runtime.nfs_engine.cache_clear()
     status = NfsRuntime().status()
     assert status.actions == []
-    assert "exports are kept" in status.message
-    with pytest.raises(ApplyError, match="NASUI_NFS=none"):
+    assert "exports are saved, but no client can mount them here" in status.message
+    with pytest.raises(ApplyError, match="NFS is not served on this machine"):
         NfsRuntime().control("start")
 
 
@@ -220,7 +220,7 @@ def test_the_page_says_nfs_is_not_served_and_offers_no_nfs_controls(admin_client
     settings.NASUI_NFS = "none"
     nfs_runtime.nfs_engine.cache_clear()
     body = admin_client.get("/services/").content.decode()
-    assert "exports are kept" in body
+    assert "exports are saved, but no client can mount them here" in body
     assert "/services/nfs/start/" not in body
     assert "/services/nfs/boot/" not in body
 
