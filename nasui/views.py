@@ -20,13 +20,17 @@ from nasui.health import check_health
 from nasui.htmx import STOP_POLLING, is_partial, template_for
 from nasui.pages import current_user
 from nasui.system import host_summary
+from storage.pools import selectors as pool_selectors
+from storage.zfs.errors import ZfsError
 
 # The summary tiles (uptime, load, memory, swap, health, jobs) ask for fresh figures this often.
 TILES_SECONDS = 5
+# The event a job's row raises once it has finished (templates/partials/refresh_after_jobs.html).
+JOB_FINISHED = "job-finished"
 
 
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """The landing page: host, health, live graphs, alerts and the latest jobs.
+    """The landing page: host, pools, health, live graphs, alerts and the latest jobs.
 
     An htmx request gets only the summary tiles, which refresh themselves.
     """
@@ -34,6 +38,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "host": host_summary(),
         "health": check_health(),
         "recent_jobs": selectors.job_recent(),
+        "pool_cards": _pool_cards(),
         "tiles_seconds": TILES_SECONDS,
     }
     if not is_partial(request):
@@ -41,6 +46,14 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         context["alerts"] = monitoring_selectors.alert_list(settings.NASUI_DDT_ALERT_SHARE)
         context["sample_ms"] = int(settings.NASUI_SAMPLE_SECONDS * 1000)
     return render(request, template_for(request, "dashboard.html", "tiles"), context)
+
+
+def _pool_cards() -> list[pool_selectors.PoolCard] | None:
+    """The pools' tiles; None when ZFS cannot be read (the dashboard still shows the rest)."""
+    try:
+        return pool_selectors.pool_cards()
+    except ZfsError:
+        return None
 
 
 def job_list(request: HttpRequest) -> HttpResponse:
@@ -55,6 +68,7 @@ def job_row(request: HttpRequest, pk: int) -> HttpResponse:
     response = render(request, "jobs/list.html#row", {"job": job})
     if job.is_finished:
         response.status_code = STOP_POLLING
+        response["HX-Trigger"] = JOB_FINISHED  # the page reads again what the job changed
     return response
 
 

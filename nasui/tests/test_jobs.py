@@ -56,6 +56,14 @@ def test_the_row_of_a_finished_job_stops_polling(admin_client):
     response = admin_client.get(f"/jobs/{job.pk}/row/", HTTP_HX_REQUEST="true")
     assert response.status_code == 286
     assert "hx-trigger" not in response.content.decode()
+    assert response["HX-Trigger"] == "job-finished"  # the page reads again what it changed
+
+
+@pytest.mark.django_db
+def test_the_row_of_a_running_job_raises_no_event(admin_client):
+    job = Job.objects.create(kind="t", title="t", status=Job.Status.RUNNING, progress=30)
+    response = admin_client.get(f"/jobs/{job.pk}/row/", HTTP_HX_REQUEST="true")
+    assert "HX-Trigger" not in response
 
 
 @pytest.mark.django_db

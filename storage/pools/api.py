@@ -26,7 +26,13 @@ def _pool_detail(name: str) -> dict[str, Any]:
         detail = selectors.pool_detail(name)
     except zfs.PoolNotFound as exc:
         raise Http404(f"No pool named {name}.") from exc
-    return {**asdict(detail.pool), "status": detail.status, "ddt": detail.ddt, "root": detail.root}
+    return {
+        **asdict(detail.pool),
+        "status": detail.status,
+        "ddt": detail.ddt,
+        "root": detail.root,
+        "space": detail.space,
+    }
 
 
 class PoolViewSet(ListViewSet):

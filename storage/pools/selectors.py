@@ -8,6 +8,7 @@ from storage.dedup.selectors import ddt_or_none
 from storage.engine import get_engine
 from storage.zfs import errors as zfs
 from storage.zfs.base import Dataset, ImportablePool, Pool, PoolStatus
+from storage.zfs.space import PoolSpace
 from storage.zfs.stats import DedupTable
 
 
@@ -19,6 +20,7 @@ class PoolDetail:
     status: PoolStatus
     ddt: DedupTable | None
     root: Dataset | None
+    space: PoolSpace | None = None
 
 
 def pool_list() -> list[Pool]:
@@ -28,23 +30,36 @@ def pool_list() -> list[Pool]:
 
 @dataclass(frozen=True)
 class PoolCard:
-    """A pool as its card shows it: raw space, and what its datasets can still use."""
+    """A pool as its card shows it: usable space first, raw space second."""
 
     pool: Pool
-    available: int | None  # the root dataset's available: after parity and reservations
+    space: PoolSpace | None  # None when the root cannot be read: the card shows "—"
+
+    @property
+    def available(self) -> int | None:
+        """What datasets can still use: after parity and reservations."""
+        return self.space.available if self.space else None
 
 
 def pool_cards() -> list[PoolCard]:
-    """Every pool with the space its datasets can use (FREE in zpool list counts parity)."""
+    """Every pool with its usable space (FREE in zpool list counts parity), in one listing."""
     engine = get_engine()
-    cards = []
-    for pool in pool_list():
-        try:
-            available: int | None = engine.get_dataset(pool.name).available
-        except zfs.ZfsError:
-            available = None  # a pool without a mounted root reads as "—", not as an error
-        cards.append(PoolCard(pool=pool, available=available))
-    return cards
+    try:
+        datasets = engine.list_all_datasets()
+    except zfs.ZfsError:
+        datasets = []  # the cards still show each pool's raw figures
+    by_pool: dict[str, list[Dataset]] = {}
+    for dataset in datasets:
+        by_pool.setdefault(dataset.pool, []).append(dataset)
+    return [
+        PoolCard(pool=p, space=PoolSpace.of(_root_first(p.name, by_pool.get(p.name, []))))
+        for p in pool_list()
+    ]
+
+
+def _root_first(pool: str, datasets: list[Dataset]) -> list[Dataset]:
+    roots = [d for d in datasets if d.name == pool]
+    return roots + [d for d in datasets if d.name != pool] if roots else []
 
 
 def pool_get(name: str) -> Pool:
@@ -56,11 +71,13 @@ def pool_detail(name: str) -> PoolDetail:
     """A pool with its status, dedup table and root dataset."""
     engine = get_engine()
     pool = engine.get_pool(name)
+    datasets = _root_first(name, engine.list_datasets(name))
     return PoolDetail(
         pool=pool,
         status=engine.pool_status(name),
         ddt=ddt_or_none(name),
-        root=next(iter(engine.list_datasets(name)), None),
+        root=next(iter(datasets), None),
+        space=PoolSpace.of(datasets),
     )
 
 

@@ -88,6 +88,19 @@ class DedupTableSerializer(serializers.Serializer[Any]):
     size_in_core = serializers.IntegerField()
 
 
+class PoolSpaceSerializer(serializers.Serializer[Any]):
+    """Space as datasets see it: after parity, unused reservations apart from written data."""
+
+    usable = serializers.IntegerField(help_text="Bytes datasets hold plus what they can add.")
+    used = serializers.IntegerField(help_text="Bytes used, unused reservations included.")
+    reserved = serializers.IntegerField(
+        help_text="Bytes reserved (zvols, reservations), unwritten."
+    )
+    data = serializers.IntegerField(help_text="Bytes written, snapshots included.")
+    available = serializers.IntegerField(help_text="Bytes datasets can still use.")
+    percent_used = serializers.IntegerField(help_text="used / usable, in percent.")
+
+
 class PoolDetailSerializer(PoolSerializer):
     """A pool with its vdev tree, scan state, errors, dedup table and root dataset ratios."""
 
@@ -101,6 +114,7 @@ class PoolDetailSerializer(PoolSerializer):
     ddt = DedupTableSerializer(allow_null=True)
     compressratio = serializers.FloatField(source="root.compressratio", allow_null=True)
     logicalused = serializers.IntegerField(source="root.logicalused", allow_null=True)
+    space = PoolSpaceSerializer(allow_null=True)
 
 
 class PoolCreateSerializer(serializers.Serializer[Any]):

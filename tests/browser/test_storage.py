@@ -37,11 +37,16 @@ def test_build_and_destroy_a_pool_dataset_and_zvol(logged_in, fresh_sandbox, cel
         page.locator("#id_disks").get_by_text(re.compile(rf"^{disk} ·")).click()
     page.get_by_role("button", name="Create pool").click()
 
-    # The job runs on the worker; the storage page follows it live, then shows the pool.
+    # The job runs on the worker; the storage page follows it live and, when it ends, shows the
+    # pool without a reload: a finished job and "No pools yet" never stand side by side.
     page.wait_for_url(page.base + "/storage/")
     wait_for_jobs(page)
-    page.reload()
-    page.get_by_role("link", name="tank").click()
+    card = page.locator('[data-pool="tank"]')
+    card.wait_for()
+    assert page.get_by_text("No pools yet").count() == 0
+    usage = card.get_by_test_id("usage").inner_text()
+    assert re.search(r"of \d+(\.\d)? [KMG]iB usable", usage), usage
+    card.get_by_role("link", name="tank").click()
     assert "raidz1" in page.get_by_test_id("vdev-tree").inner_text()
 
     page.get_by_role("link", name="Add dataset").first.click()

@@ -13,6 +13,7 @@ from vmhelpers import SERIAL_PREFIX, sync_pool, wait_for
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
 from storage.zfs.disks import list_disks
+from storage.zfs.space import PoolSpace
 
 POOL = "spool"
 MIB = 1 << 20
@@ -228,3 +229,18 @@ def _save(name: str, figures: object) -> None:
     out = os.environ.get("NASUI_VM_OUT")
     if out:
         Path(out, name).write_text(json.dumps(figures, indent=2))
+
+
+def test_a_thick_zvol_is_reserved_space_not_data(engine: CliZfsEngine, pool: str) -> None:
+    before = PoolSpace.of(engine.list_datasets(pool))
+    engine.create_zvol(f"{pool}/thick", size=48 * MIB, volblocksize=16384, sparse=False)
+    try:
+        sync_pool(engine, pool)
+        vol = engine.get_dataset(f"{pool}/thick")
+        after = PoolSpace.of(engine.list_datasets(pool))
+        assert vol.usedbyrefreservation > 40 * MIB  # real OpenZFS reserves volsize + metadata
+        assert after.reserved - before.reserved == vol.usedbyrefreservation
+        assert abs(after.data - before.data) < 2 * MIB  # nothing written: no data added
+        assert after.usable == pytest.approx(before.usable, rel=0.01)  # usable stays the same
+    finally:
+        engine.destroy_dataset(f"{pool}/thick")
