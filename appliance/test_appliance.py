@@ -29,6 +29,7 @@ from appliance.testlib.config import (
     INITIATOR,
     NFS_NETWORK,
     NFS_PATH,
+    OWN_PASSWORD,
     PATTERN,
     RELEASE,
     REPO,
@@ -60,8 +61,16 @@ def test_boot_shows_url_and_password(vm: VM, state: ResultDict) -> None:
 
 
 def test_login_and_token(vm: VM, state: ResultDict) -> None:
-    """Log in through /login/ (CSRF), create an API token on /settings/tokens/."""
+    """Log in through /login/ (CSRF) with the console's password, which the panel asks to
+    replace at once; then create an API token on /settings/tokens/."""
     client = login(vm, state)
+    status, page = client.request("GET", "/settings/")
+    assert 'data-testid="first-password"' in page, "the first login did not ask for a password"
+    own = {"old_password": state["password"], "new_password1": OWN_PASSWORD}
+    status, page = client.form("/settings/password/", {**own, "new_password2": OWN_PASSWORD})
+    assert status == 200, page[-500:]
+    assert "the one on the console no longer works" in page, page[-800:]
+    state["password"] = OWN_PASSWORD
     status, page = client.request("GET", "/settings/")
     assert status == 200, "not logged in"
     assert 'name="password"' not in page, "not logged in"
@@ -361,7 +370,8 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
     assert_reads_back(vm, state)
     assert_smb_reads_back(vm, state)
     assert_nfs_reads_back(vm, state)  # nfs-server exported the panel's file again at boot
-    assert "admin password" in vm.console.read_text(errors="replace")
+    # The admin chose a password of their own: the console stops showing the first one.
+    assert "admin password" not in vm.console.read_text(errors="replace")
     # The task configured before the reboot keeps running after it.
     assert made_since(vm, state, powered_off, timeout=180), task_snapshots(vm, state)
 

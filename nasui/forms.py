@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import forms
+from django.contrib.auth.forms import PasswordChangeForm
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
 
@@ -53,6 +54,29 @@ class ApiTokenForm(forms.Form):
         help_text="What will use it, e.g. 'nightly report script'.",
         widget=forms.TextInput(attrs={"autofocus": True, "placeholder": "nightly report script"}),
     )
+
+
+class OwnPasswordForm(PasswordChangeForm):
+    """Change one's password: a rule the new password breaks is said under that password (not
+    under its confirmation), and what was typed right stays typed when something else is wrong."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.widget.attrs["class"] = "form-control"
+
+    def validate_password_for_user(self, user: Any, password_field_name: str = "") -> None:
+        """Django's validators, on the new password's own field."""
+        super().validate_password_for_user(user, "new_password1")
+
+    def full_clean(self) -> None:
+        """Validate, then keep the value of each password field that had no error."""
+        super().full_clean()
+        for name, field in self.fields.items():
+            if isinstance(field.widget, forms.PasswordInput):
+                field.widget.render_value = name not in self.errors
+            if name in self.errors:
+                field.widget.attrs["class"] = "form-control is-invalid"
 
 
 class SelfTestForm(forms.Form):

@@ -103,3 +103,19 @@ class ApiToken(models.Model):
     def is_active(self) -> bool:
         """True until the token is revoked."""
         return self.revoked_at is None
+
+
+class PasswordChangeDue(models.Model):
+    """A user whose password the machine chose (the console shows it): they must choose their own
+    before they use the panel or the API. The row goes when they do."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="password_change_due",
+    )
+    since = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} must choose a password"

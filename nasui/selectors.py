@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, QuerySet
 
-from nasui.models import ApiToken, Job
+from nasui.models import ApiToken, Job, PasswordChangeDue
 
 
 def job_list() -> QuerySet[Job]:
@@ -23,3 +23,10 @@ def api_token_list(*, user: User) -> QuerySet[ApiToken]:
     return ApiToken.objects.filter(user=user).order_by(
         F("revoked_at").asc(nulls_first=True), "-created_at"
     )
+
+
+def password_change_due(user: User | AnonymousUser) -> bool:
+    """True while a signed-in user still has the password the machine chose for them."""
+    if not user.is_authenticated:
+        return False
+    return PasswordChangeDue.objects.filter(user_id=user.pk).exists()

@@ -12,7 +12,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from nasui.celery import send, task_named
-from nasui.models import ApiToken, Job
+from nasui.models import ApiToken, Job, PasswordChangeDue
 from nasui.tokens import hash_token_key, new_token_key, token_display_prefix
 
 log = logging.getLogger(__name__)
@@ -98,3 +98,13 @@ def job_cancel(*, job: Job) -> Job:
     Job.objects.filter(pk=job.pk).update(cancel_requested=True)
     job.refresh_from_db()
     return job
+
+
+def password_change_require(*, user: User) -> None:
+    """The machine chose `user`'s password: they must choose their own before anything else."""
+    PasswordChangeDue.objects.get_or_create(user=user)
+
+
+def password_changed(*, user: User) -> None:
+    """`user` chose a password of their own: the panel and the API open to them."""
+    PasswordChangeDue.objects.filter(user=user).delete()

@@ -70,6 +70,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     # ...and an administrator: until roles exist, nobody else may use the panel.
     "nasui.access.AdministratorsOnlyMiddleware",
+    # ...who has chosen their own password (the console's first password opens nothing else).
+    "nasui.access.PasswordChangeDueMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -191,7 +193,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     # Administrators only (is_staff), as the pages: until roles exist, nobody else.
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAdminUser"],
+    "DEFAULT_PERMISSION_CLASSES": ["nasui.api.permissions.IsAdministrator"],
     "DEFAULT_PARSER_CLASSES": [
         "nasui.api.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",
@@ -213,7 +215,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAdminUser"],
+    "SERVE_PERMISSIONS": ["nasui.api.permissions.IsAdministrator"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "nasui.api.schema.add_error_responses",

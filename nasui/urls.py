@@ -41,7 +41,7 @@ urlpatterns = [
     path("settings/tokens/<int:pk>/revoke/", views.api_token_revoke, name="api-token-revoke"),
     path(
         "settings/password/",
-        auth_views.PasswordChangeView.as_view(success_url="/settings/password/done/"),
+        views.PasswordChangeView.as_view(),
         name="password_change",
     ),
     path(

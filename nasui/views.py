@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -15,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from monitoring.metrics import selectors as monitoring_selectors
 from nasui import selectors, services
-from nasui.forms import ApiTokenForm, SelfTestForm
+from nasui.forms import ApiTokenForm, OwnPasswordForm, SelfTestForm
 from nasui.health import check_health
 from nasui.htmx import STOP_POLLING, is_partial, template_for
 from nasui.pages import current_user
@@ -169,3 +172,36 @@ def _next_or_jobs(request: HttpRequest) -> str:
     if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
         return target
     return reverse("jobs")
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Change one's password; the first one, chosen by the machine, must be changed first."""
+
+    form_class = OwnPasswordForm
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["first_password"] = selectors.password_change_due(self.request.user)
+        context["next"] = self._next()
+        return context
+
+    def form_valid(self, form: OwnPasswordForm) -> HttpResponse:
+        was_due = selectors.password_change_due(self.request.user)
+        response = super().form_valid(form)
+        services.password_changed(user=form.user)
+        if not was_due:
+            return response
+        saved = "Your password is saved: the one on the console no longer works."
+        messages.success(self.request, saved)
+        return redirect(self._next() or "dashboard")
+
+    def get_success_url(self) -> str:
+        return reverse("password_change_done")
+
+    def _next(self) -> str:
+        """Where the user was going when the panel asked for their password (this site only)."""
+        wanted = self.request.POST.get("next") or self.request.GET.get("next", "")
+        safe = url_has_allowed_host_and_scheme(
+            wanted, allowed_hosts={self.request.get_host()}, require_https=self.request.is_secure()
+        )
+        return wanted if safe else ""

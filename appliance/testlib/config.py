@@ -23,6 +23,8 @@ STICK_BYTES = 4 << 30  # the main VM's "USB stick": bigger than the image, so th
 SMB_SHARE = "family"  # tank/family shared by the wizard to one new user, who owns the folder
 SMB_USER = "family"
 SMB_PASSWORD = "Family pass 42"  # noqa: S105 - a test password
+# What the admin chooses at the first login, in place of the console's password.
+OWN_PASSWORD = "The admin's own passphrase 7"  # noqa: S105 - a test password
 SMB_WRONG_PASSWORD = "Wrong pass 42"  # noqa: S105 - refused
 SMB_FILE = "photo.bin"
 NFS_PATH = "/tank/family"  # the SMB share's dataset, also exported over NFS (NFSv4, port 2049)

@@ -11,8 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from nasui import services
-from nasui.access import ADMINISTRATORS_ONLY, is_administrator
+from nasui import selectors, services
+from nasui.access import ADMINISTRATORS_ONLY, CHOOSE_YOURS_FIRST, is_administrator
 from nasui.api.bodies import validated
 from nasui.api.serializers import NewTokenSerializer, TokenRequestSerializer
 
@@ -49,6 +49,8 @@ class TokenCreateView(APIView):
             raise exceptions.AuthenticationFailed("Wrong user name or password.")
         if not is_administrator(user):
             raise exceptions.PermissionDenied(ADMINISTRATORS_ONLY)
+        if selectors.password_change_due(user):
+            raise exceptions.PermissionDenied(CHOOSE_YOURS_FIRST)
         token, key = services.api_token_create(user=user, name=data["name"])
         body = {"token": key, "name": token.name, "prefix": token.prefix}
         return Response(NewTokenSerializer(body).data, status=status.HTTP_201_CREATED)

@@ -12,6 +12,8 @@ from types import ModuleType
 
 import django.core.management
 import pytest
+
+from nasui.models import PasswordChangeDue
 from django.contrib.auth.models import User
 
 SETUP = Path(__file__).resolve().parents[2] / "appliance/rootfs/usr/local/lib/nasui/setup.py"
@@ -194,6 +196,7 @@ def test_the_admin_row_is_one_django_logs_in_with_and_re_hashes(setup, template,
         db.commit()
     admin = User.objects.get(username="admin")
     assert (admin.is_superuser, admin.is_staff, admin.is_active) == (True, True, True)
+    assert PasswordChangeDue.objects.filter(user=admin).exists()  # the first login asks
     assert abs((timezone.now() - admin.date_joined).total_seconds()) < 60
     assert admin.check_password(password)  # as a login does: the light hash is upgraded
     admin.refresh_from_db()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 
 import pytest
+
+from nasui.models import PasswordChangeDue
 from django.core.management import call_command
 
 from nasui.health import record_worker_heartbeat
@@ -45,6 +47,7 @@ def test_first_start_creates_admin_once(django_user_model, capsys, tmp_path, set
     password = (tmp_path / "pw").read_text().strip()
     assert password in out
     assert django_user_model.objects.get(username="admin").check_password(password)
+    assert PasswordChangeDue.objects.filter(user__username="admin").exists()
     call_command("ensure_admin")
     assert "nothing to do" in capsys.readouterr().out
     assert django_user_model.objects.count() == 1

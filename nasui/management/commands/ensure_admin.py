@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from nasui import services
 from nasui.lib.first_password import light_hash, new_password, write_password
 
 
@@ -33,11 +34,12 @@ class Command(BaseCommand):
         else:
             admin.set_password(password)
         admin.save(update_fields=["password"])
+        services.password_change_require(user=admin)  # the first login asks for their own
         # Written after the hash: the hash watcher (nasui.first_password) has nothing to check.
         if options.get("password_file"):
             write_password(Path(options["password_file"]), password)
         banner = "=" * 64
         self.stdout.write(
             f"{banner}\n  First start: log in as 'admin' with password: {password}\n"
-            f"  It is shown only now; change it under Settings.\n{banner}"
+            f"  It is shown only now; the first login asks you to choose your own.\n{banner}"
         )

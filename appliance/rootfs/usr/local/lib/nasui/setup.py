@@ -106,6 +106,11 @@ def insert_admin(db: sqlite3.Connection, admin_hash: str) -> None:
         " VALUES (?, NULL, 1, 'admin', '', '', '', 1, 1, ?)",
         (admin_hash, joined),
     )
+    # As ensure_admin: the first login asks the admin to choose a password of their own.
+    admin_id = db.execute("SELECT id FROM auth_user WHERE username = 'admin'").fetchone()[0]
+    db.execute(
+        "INSERT INTO nasui_passwordchangedue (user_id, since) VALUES (?, ?)", (admin_id, joined)
+    )
 
 
 def migrate(data: Path, roots: Sequence[Path]) -> None:
