@@ -55,7 +55,8 @@ def test_run_short_test_shows_in_the_last_self_test(admin_client, sandbox) -> No
     response = admin_client.post("/storage/disks/sdb/smart-test/", {"kind": "short"}, follow=True)
     page = response.content.decode()
     assert "Short self-test of sdb started." in page
-    assert "Short offline: <span" in page
+    assert "Short test: <span" in page
+    assert 'title="smartctl: Completed without error">passed</span>' in page
 
 
 def test_a_test_on_an_unknown_disk_or_of_an_unknown_kind_is_refused(admin_client, sandbox) -> None:

@@ -45,4 +45,17 @@ def test_a_short_test_started_from_the_page_shows_as_the_last_self_test(logged_i
     row.get_by_test_id("smart-test-short").click()
     page.get_by_text("Short self-test of sdb started.").wait_for()
     text = page.locator("tr[data-disk=sdb]").get_by_test_id("smart-last-test").inner_text()
-    assert text.startswith("Short offline: Completed without error")
+    assert text.startswith("Short test: passed"), text
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_the_self_test_buttons_are_on_the_screen(logged_in, sandbox, width):
+    page = logged_in
+    page.set_viewport_size({"width": width, "height": 768})
+    page.goto(page.base + "/storage/disks/")
+    for kind in ("short", "long"):
+        button = page.locator("tr[data-disk=sdb]").get_by_test_id(f"smart-test-{kind}")
+        box = button.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= width, f"the {kind} test button is off the screen"

@@ -37,3 +37,55 @@ def test_a_long_dataset_name_keeps_the_table_on_the_screen(logged_in, tank, widt
     assert edit["x"] + edit["width"] <= width
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"long-name-{width}.png"), full_page=True)
+
+
+@pytest.fixture
+def file_shares(db):
+    """File shares, a user and a group as rows (their layout is what is tried, not smbd)."""
+    from sharing.models import LocalGroup, LocalUser, NfsShare, SmbShare
+
+    family = LocalGroup.objects.create(name="family", gid=3000)
+    LocalUser.objects.create(username="grandmother", uid=3000, group=family)
+    SmbShare.objects.create(name="family", dataset="tank/family-photos-and-letters",
+                            comment="Photos, letters and the tax papers")  # fmt: skip
+    SmbShare.objects.create(name=LONG, dataset=f"tank/{LONG}")
+    NfsShare.objects.create(dataset="tank/backups-of-every-laptop", networks=["192.168.1.0/24"])
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1366, 768)], ids=["phone", "laptop"])
+def test_the_file_shares_page_keeps_its_rows_on_the_screen(logged_in, file_shares, width, height):
+    page = logged_in
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(page.base + "/sharing/files/")
+    overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page is {overflow}px wider than the screen"
+    rows = page.locator("tr[data-share], tr[data-export], tr[data-user], tr[data-group]")
+    assert rows.count() == 5
+    for link in rows.get_by_role("link").all():
+        box = link.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= width, f"{link.inner_text()} runs off the screen"
+    # A short name stays whole: one line, not broken mid-word.
+    name = page.locator('tr[data-share="family"] .fw-medium')
+    height_of_line = page.evaluate("parseFloat(getComputedStyle(document.body).lineHeight)")
+    assert name.bounding_box()["height"] < 1.5 * height_of_line
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"file-shares-{width}.png"), full_page=True)
+
+
+def test_a_job_row_fits_a_phone(logged_in):
+    from nasui.models import Job
+
+    Job.objects.create(kind="pool.create", title="Create pool family-archive on sda, sdb, sdc",
+                       status=Job.Status.RUNNING, progress=40, message="Writing labels")  # fmt: skip
+    page = logged_in
+    page.set_viewport_size({"width": 390, "height": 844})
+    for path in ("/", "/jobs/"):
+        page.goto(page.base + path)
+        overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{path} is {overflow}px wider than the screen"
+        badge = page.locator(".badge", has_text="Running").first
+        box = badge.bounding_box()
+        assert box is not None
+        assert box["x"] + box["width"] <= 390, f"the job's badge is clipped on {path}"
