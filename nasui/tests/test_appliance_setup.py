@@ -12,9 +12,9 @@ from types import ModuleType
 
 import django.core.management
 import pytest
+from django.contrib.auth.models import User
 
 from nasui.models import PasswordChangeDue
-from django.contrib.auth.models import User
 
 SETUP = Path(__file__).resolve().parents[2] / "appliance/rootfs/usr/local/lib/nasui/setup.py"
 PASSWORD = "first-boot-secret"

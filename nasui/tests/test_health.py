@@ -5,11 +5,10 @@ from __future__ import annotations
 import time
 
 import pytest
-
-from nasui.models import PasswordChangeDue
 from django.core.management import call_command
 
 from nasui.health import record_worker_heartbeat
+from nasui.models import PasswordChangeDue
 
 pytestmark = pytest.mark.django_db
 PBKDF2 = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]  # the tests' own hasher is MD5

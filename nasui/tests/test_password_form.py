@@ -40,7 +40,7 @@ def test_a_rule_the_new_password_breaks_is_said_under_it(admin_client):
 
 def test_a_mismatch_is_said_under_the_confirmation_and_keeps_the_first(admin_client):
     page = _post(admin_client, new="a passphrase only I know", again="another passphrase")
-    assert "didn’t match" in _errors(page, "new_password2")
+    assert "didn\u2019t match" in _errors(page, "new_password2")
     assert _value(page, "new_password1") == "a passphrase only I know"
     assert _value(page, "new_password2") is None
 
