@@ -26,7 +26,7 @@ def _errors(page: str, field: str) -> str:
 
 
 def _value(page: str, field: str) -> str | None:
-    tag = re.search(r"^[^>]*>", _block(page, field)).group(0)
+    tag = _block(page, field).split(">", 1)[0]
     found = re.search(r'value="([^"]*)"', tag)
     return found.group(1) if found else None
 

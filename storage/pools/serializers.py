@@ -96,7 +96,9 @@ class PoolSpaceSerializer(serializers.Serializer[Any]):
     reserved = serializers.IntegerField(
         help_text="Bytes reserved (zvols, reservations), unwritten."
     )
-    data = serializers.IntegerField(help_text="Bytes written, snapshots included.")
+    written = serializers.IntegerField(
+        source="data", help_text="Bytes written, snapshots included."
+    )
     available = serializers.IntegerField(help_text="Bytes datasets can still use.")
     percent_used = serializers.IntegerField(help_text="used / usable, in percent.")
 

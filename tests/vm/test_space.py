@@ -233,11 +233,13 @@ def _save(name: str, figures: object) -> None:
 
 def test_a_thick_zvol_is_reserved_space_not_data(engine: CliZfsEngine, pool: str) -> None:
     before = PoolSpace.of(engine.list_datasets(pool))
+    assert before is not None
     engine.create_zvol(f"{pool}/thick", size=48 * MIB, volblocksize=16384, sparse=False)
     try:
         sync_pool(engine, pool)
         vol = engine.get_dataset(f"{pool}/thick")
         after = PoolSpace.of(engine.list_datasets(pool))
+        assert after is not None
         assert vol.usedbyrefreservation > 40 * MIB  # real OpenZFS reserves volsize + metadata
         assert after.reserved - before.reserved == vol.usedbyrefreservation
         assert abs(after.data - before.data) < 2 * MIB  # nothing written: no data added
