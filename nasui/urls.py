@@ -5,18 +5,19 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.urls import URLPattern, URLResolver, include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from advisor import urls as advisor
 from monitoring import urls as monitoring
 from nasui import views
 from nasui.api import urls as api_urls
+from nasui.api.schema import CachedSchemaView
 from sharing import urls as sharing
 from storage import urls as storage
 
 # DRF marks its views login_not_required and authenticates them itself (token or session).
 api_patterns: list[URLPattern | URLResolver] = [
-    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("schema/", CachedSchemaView.as_view(), name="api-schema"),
     path("storage/", include((storage.api_urlpatterns, "storage-api"))),
     path("monitoring/", include((monitoring.metrics_api_urlpatterns, "monitoring-api"))),
     path("alerts/", include((monitoring.alerts_api_urlpatterns, "alerts-api"))),

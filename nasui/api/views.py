@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.urls import URLResolver, get_resolver
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -23,13 +24,21 @@ class NasuiApiRoot(APIRootView):
 
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         response = super().get(request, *args, **kwargs)
-        response.data["storage"] = reverse("storage-api:api-root", request=request)
-        response.data["monitoring"] = reverse("monitoring-api:api-root", request=request)
-        response.data["sharing/iscsi"] = reverse("sharing-api:api-root", request=request)
-        response.data["advisor"] = reverse("advisor-api:api-root", request=request)
+        root = reverse("api-root", request=request)
+        for section in api_sections():
+            response.data[section.rstrip("/")] = root + section
+        response.data["tokens"] = reverse("api-token", request=request)
         for name in ("schema", "docs"):
             response.data[name] = reverse(f"api-{name}", request=request)
         return response
+
+
+def api_sections() -> list[str]:
+    """Every section mounted under /api/ ("storage/", "sharing/iscsi/"...), read from the URL
+    configuration itself so that a new section is listed without being named here."""
+    api = next(p for p in get_resolver().url_patterns if str(p.pattern) == "api/")
+    assert isinstance(api, URLResolver)
+    return [str(p.pattern) for p in api.url_patterns if isinstance(p, URLResolver) and p.namespace]
 
 
 class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Job]):

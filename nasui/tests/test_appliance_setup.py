@@ -174,6 +174,7 @@ def test_a_first_boot_makes_the_database_and_admin_without_django(
     assert password, "no password"
     assert (data / "admin-password").read_text().strip() == password
     assert (data / "admin-password").stat().st_mode & 0o777 == 0o600
+    assert (data / "nasui.sqlite3").stat().st_mode & 0o777 == 0o600
     with closing(sqlite3.connect(data / "nasui.sqlite3")) as db:
         rows = db.execute("SELECT username, password, is_superuser FROM auth_user").fetchall()
     assert [(name, superuser) for name, _, superuser in rows] == [("admin", 1)]

@@ -77,6 +77,7 @@ def first_boot(data: Path, password_file: Path, roots: Sequence[Path]) -> str | 
         return None
     staged = database.with_name(database.name + ".new")  # in place only once it has the admin
     shutil.copyfile(TEMPLATE, staged)
+    staged.chmod(0o600)  # it will hold CHAP and SMTP secrets
     password = first_password.new_password()
     admin_hash = first_password.light_hash(password)
     try:
