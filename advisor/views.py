@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -15,9 +14,9 @@ from advisor import selectors
 from advisor.benchmarks import services as bench_services
 from advisor.estimates import services
 from advisor.forms import BenchmarkForm, EstimateForm, FioForm, SourceForm
-from nasui.htmx import STOP_POLLING, is_partial, template_for
+from nasui.htmx import JOB_FINISHED, STOP_POLLING, is_partial, template_for
 from nasui.models import Job
-from nasui.pages import current_user
+from nasui.pages import current_user, job_started
 from storage.pools import selectors as pool_selectors
 from storage.zfs import errors as zfs
 
@@ -84,7 +83,7 @@ def _start(request: HttpRequest, kind: str, start: Callable[..., Job]) -> HttpRe
         except ValidationError as exc:
             form.service_errors(exc)
         else:
-            messages.success(request, STARTED[kind])
+            job_started(request, STARTED[kind])
             return redirect("advisor:run", pk=job.pk)
     return index(request, bound=form, status=400)
 
@@ -116,9 +115,10 @@ def _run_or_404(pk: int) -> Job:
 
 
 def _polled(response: HttpResponse, job: Job) -> HttpResponse:
-    """Stop the polling element once the run has finished."""
+    """Stop the polling element once the run has finished, and tell the page it has."""
     if job.is_finished:
         response.status_code = STOP_POLLING
+        response["HX-Trigger"] = JOB_FINISHED
     return response
 
 
@@ -133,7 +133,7 @@ def run_row(request: HttpRequest, pk: int) -> HttpResponse:
 def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A run's results, or its progress while it runs (htmx polls the #run part)."""
     job = _run_or_404(pk)
-    context = {"run": job, **selectors.run_view(job)}
+    context = {"run": job, "job_finished": job.is_finished, **selectors.run_view(job)}
     response = render(request, template_for(request, "advisor/run.html", "run"), context)
     return _polled(response, job) if is_partial(request) else response
 

@@ -9,6 +9,9 @@ from django.utils.cache import patch_vary_headers
 
 # htmx stops a polling element when the server answers 286.
 STOP_POLLING = 286
+# The event a job's polled element raises once the job has finished: the page reads again what the
+# job changed (templates/partials/refresh_after_jobs.html) and drops its "…started" messages.
+JOB_FINISHED = "job-finished"
 
 
 def is_partial(request: HttpRequest) -> bool:

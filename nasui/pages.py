@@ -61,3 +61,13 @@ def current_user(request: HttpRequest) -> User:
 def posted(request: HttpRequest) -> Any:
     """The POST data, even when empty (an unticked box is still an answer), or None on GET."""
     return request.POST if request.method == "POST" else None
+
+
+# The tag of a "…started" message: it goes away once its job has finished (static/js/nasui.js
+# removes it on the job-finished event; a page showing a finished job leaves it out).
+JOB_STARTED = "job-started"
+
+
+def job_started(request: HttpRequest, text: str) -> None:
+    """Say a job started, for as long as it runs."""
+    messages.success(request, text, extra_tags=JOB_STARTED)

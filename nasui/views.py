@@ -20,16 +20,14 @@ from monitoring.metrics import selectors as monitoring_selectors
 from nasui import selectors, services
 from nasui.forms import ApiTokenForm, OwnPasswordForm, SelfTestForm
 from nasui.health import check_health
-from nasui.htmx import STOP_POLLING, is_partial, template_for
-from nasui.pages import current_user
+from nasui.htmx import JOB_FINISHED, STOP_POLLING, is_partial, template_for
+from nasui.pages import current_user, job_started
 from nasui.system import host_summary
 from storage.pools import selectors as pool_selectors
 from storage.zfs.errors import ZfsError
 
 # The summary tiles (uptime, load, memory, swap, health, jobs) ask for fresh figures this often.
 TILES_SECONDS = 5
-# The event a job's row raises once it has finished (templates/partials/refresh_after_jobs.html).
-JOB_FINISHED = "job-finished"
 
 
 def dashboard(request: HttpRequest) -> HttpResponse:
@@ -88,7 +86,7 @@ def job_self_test(request: HttpRequest) -> HttpResponse:
             cancellable=True,
             steps=form.cleaned_data["steps"],
         )
-        messages.success(request, "Self-test job started.")
+        job_started(request, "Self-test job started.")
     else:
         messages.error(request, f"Steps: {' '.join(str(e) for e in form.errors.get('steps', []))}")
     return redirect("jobs")

@@ -38,3 +38,11 @@ function nasuiShowWhen(root) {
 }
 document.addEventListener("DOMContentLoaded", function () { nasuiShowWhen(document); });
 document.addEventListener("htmx:load", function (event) { nasuiShowWhen(event.target); });
+
+// "…started" messages say what is under way: once a job on the page has finished (its row
+// raises job-finished), they are no longer true and go.
+document.body.addEventListener("job-finished", function () {
+  document.querySelectorAll("[data-until-job-finished]").forEach(function (note) {
+    note.remove();
+  });
+});

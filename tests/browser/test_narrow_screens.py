@@ -89,3 +89,16 @@ def test_a_job_row_fits_a_phone(logged_in):
         box = badge.bounding_box()
         assert box is not None
         assert box["x"] + box["width"] <= 390, f"the job's badge is clipped on {path}"
+
+
+def test_a_running_jobs_progress_bar_has_a_length_on_the_storage_page(logged_in, sandbox):
+    from nasui.models import Job
+
+    Job.objects.create(kind="pool.create", title="Create pool tank", status=Job.Status.RUNNING,
+                       progress=40)  # fmt: skip
+    page = logged_in
+    page.goto(page.base + "/storage/")
+    bar = page.get_by_test_id("storage-jobs").locator(".progress").first
+    box = bar.bounding_box()
+    assert box is not None
+    assert box["width"] >= 100, f"the progress bar is {box['width']:.0f}px long"
