@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -54,6 +55,9 @@ class Config:
     snapshot_check_seconds: float = 30.0  # how often periodic snapshot tasks are checked
     alert_check_seconds: float = 60.0  # how often alerts are raised, cleared and mailed
     smart_refresh_seconds: float = 300.0  # how often every disk's SMART is read
+    # Where a new share listens unless told otherwise: the appliance (system accounts) on every
+    # address, a panel run by `make run` (wrapped accounts) on this machine only, as its smbd.
+    share_address: str = "127.0.0.1"
 
 
 def _env(values: Mapping[str, str]) -> environ.Env:
@@ -69,6 +73,20 @@ def _choice(env: environ.Env, name: str, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise ConfigError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
     return value
+
+
+def _default_share_address(smb_mode: str) -> str:
+    """Every IPv4 address on the appliance; loopback where the panel runs beside a desktop."""
+    return "0.0.0.0" if smb_mode == "system" else "127.0.0.1"  # noqa: S104 - the appliance's
+
+
+def _address(env: environ.Env, name: str, default: str) -> str:
+    """Read a variable that must be one IP address."""
+    value = str(env.str(name, default=default)).strip()
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError as exc:
+        raise ConfigError(f"{name} must be an IP address; got {value!r}") from exc
 
 
 def _number(env: environ.Env, name: str, default: float, cast: type[float], what: str) -> float:
@@ -147,6 +165,7 @@ def load_config(values: Mapping[str, str]) -> Config:
         iscsi_engine=_choice(env, "NASUI_ISCSI_ENGINE", ISCSI_ENGINE_CHOICES),
         smb_mode=smb_mode,
         smb_port=_positive_int(env, "NASUI_SMB_PORT", 445 if smb_mode == "system" else 4450),
+        share_address=_address(env, "NASUI_SHARE_ADDRESS", _default_share_address(smb_mode)),
         nfs=_choice(env, "NASUI_NFS", NFS_CHOICES),
         sandbox_dir=Path(env.str("NASUI_SANDBOX_DIR", default=str(data_dir / "sandbox"))),
         sandbox_disks=_positive_int(env, "NASUI_SANDBOX_DISKS", 6),

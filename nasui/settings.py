@@ -24,6 +24,7 @@ NASUI_ZFS_ENGINE = resolve_zfs_engine(CONFIG.zfs_engine)
 NASUI_ISCSI_ENGINE = CONFIG.iscsi_engine
 NASUI_SMB_MODE = CONFIG.smb_mode
 NASUI_SMB_PORT = CONFIG.smb_port
+NASUI_SHARE_ADDRESS = CONFIG.share_address
 NASUI_NFS = CONFIG.nfs
 NASUI_SANDBOX_DIR = CONFIG.sandbox_dir
 NASUI_SANDBOX_DISKS = CONFIG.sandbox_disks

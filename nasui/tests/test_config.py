@@ -157,3 +157,16 @@ def test_beat_entries_expire_before_their_next_run():
     assert "sandbox-rescan" not in build_beat_schedule(
         heartbeat_seconds=10, sandbox_rescan_seconds=None
     )
+
+
+def test_shares_listen_on_this_machine_beside_a_desktop_and_everywhere_on_the_appliance(base_env):
+    assert load_config(base_env).share_address == "127.0.0.1"
+    appliance = load_config({**base_env, "NASUI_SMB_MODE": "system"})
+    assert appliance.share_address == "0.0.0.0"  # noqa: S104
+    given = load_config({**base_env, "NASUI_SHARE_ADDRESS": " 192.168.1.10 "})
+    assert given.share_address == "192.168.1.10"
+
+
+def test_a_share_address_that_is_not_an_address_is_refused(base_env):
+    with pytest.raises(ConfigError, match="NASUI_SHARE_ADDRESS must be an IP address"):
+        load_config({**base_env, "NASUI_SHARE_ADDRESS": "every"})

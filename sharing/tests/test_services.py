@@ -198,7 +198,7 @@ def test_the_wizard_makes_the_whole_chain(fake_target, tank):
     assert spec.initiators == ("iqn.1991-05.com.microsoft:pc",)
     assert spec.auth == "chap"
     assert [lun.lun for lun in spec.luns] == [1]
-    assert [p.ip for p in spec.portals] == ["0.0.0.0"]  # noqa: S104 (the default portal)
+    assert [p.ip for p in spec.portals] == ["127.0.0.1"]  # beside a desktop: this machine only
 
 
 def test_the_wizard_leaves_nothing_behind_when_sharing_fails(fake_target, tank):
@@ -332,3 +332,12 @@ def test_a_big_thick_wizard_zvol_asks_for_the_wizards_own_checkbox(fake_target, 
     assert f"tick “{f.WizardForm.base_fields['force'].label}”" in _errors(exc)["size"][0]
     result = wizard.share(name="big", parent="tank", size=size, open_to_all=True, force=True)
     assert storage.dataset_get(result.zvol).volsize == int(size)
+
+
+def test_the_appliance_wizard_listens_on_every_address(fake_target, tank, settings):
+    settings.NASUI_SHARE_ADDRESS = "0.0.0.0"  # noqa: S104 - as the appliance's configuration
+    wizard.share_new_zvol(name="lan", parent="tank", size="64M", open_to_all=True)
+    spec = fake_target.last.target("iqn.2026-11.local.nasui:lan")
+    assert spec is not None
+    assert [p.ip for p in spec.portals] == ["0.0.0.0"]  # noqa: S104
+    assert Portal.objects.get().comment == "All IPv4 addresses"

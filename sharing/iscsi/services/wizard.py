@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -25,7 +27,7 @@ from sharing.models import (
 from storage.datasets import selectors as storage_selectors
 from storage.datasets import services as storage
 
-WILDCARD = "0.0.0.0"  # noqa: S104 (a home NAS listens on every address by default)
+WILDCARD = "0.0.0.0"  # noqa: S104 - the appliance listens on every address
 
 
 @dataclass(frozen=True)
@@ -39,12 +41,19 @@ class WizardResult:
 
 
 def _default_portal() -> Portal:
-    """The portal listening everywhere, made on first use."""
-    found = PortalAddress.objects.filter(address=WILDCARD).select_related("portal").first()
+    """The portal on the panel's default share address (NASUI_SHARE_ADDRESS), made on first use:
+    every IPv4 address on the appliance, this machine only beside a desktop (`make run`)."""
+    address = settings.NASUI_SHARE_ADDRESS
+    found = PortalAddress.objects.filter(address=address).select_related("portal").first()
     if found is not None:
         return found.portal
-    portal = Portal.objects.create(comment="All IPv4 addresses")
-    PortalAddress.objects.create(portal=portal, address=WILDCARD)
+    comment = f"Address {address}"
+    if address == WILDCARD:
+        comment = "All IPv4 addresses"
+    elif ipaddress.ip_address(address).is_loopback:
+        comment = f"This machine only ({address})"
+    portal = Portal.objects.create(comment=comment)
+    PortalAddress.objects.create(portal=portal, address=address)
     return portal
 
 
