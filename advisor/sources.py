@@ -9,6 +9,7 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 
 from nasui.lib.units import format_bytes
+from storage import paths
 from storage.datasets import selectors as storage
 from storage.pools import selectors as pool_selectors
 from storage.zfs import errors as zfs
@@ -23,6 +24,10 @@ MIB = 1024 * 1024
 SAMPLE_MIN = 1 * MIB
 SAMPLE_MAX = 64 * 1024 * MIB
 Problems = dict[str, list[str]]
+SYSTEM_FILES = (
+    "The advisor reads your data, not the system's or the panel's own files (/etc, /usr, /root,"
+    " /var/lib/nasui...): pick a folder you keep data in, such as /mnt/old-nas/photos."
+)
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,10 @@ def path_problem(text: str) -> str | None:
     path = Path(os.path.realpath(text))
     if any(path == root or root in path.parents for root in FORBIDDEN_ROOTS):
         return "Paths under /proc, /sys, /dev and /run are not data: pick a folder or a file."
+    # Judged by name before anything is looked up, so the answer never tells whether, say,
+    # /etc/shadow exists or how big it is.
+    if paths.system_path(text):
+        return SYSTEM_FILES
     if not path.exists():
         return "Nothing exists at this path."
     if not os.access(path, os.R_OK) or (path.is_dir() and not os.access(path, os.X_OK)):

@@ -74,6 +74,12 @@ def pool_path_problem(path: str) -> str | None:
     return _forbidden_problem(real)
 
 
+def system_path(path: str) -> bool:
+    """True when `path`, resolved, is in the system's or the panel's own files (whether or not
+    anything exists there: the answer never tells)."""
+    return _forbidden_problem(real_path(path)) is not None
+
+
 def _forbidden_problem(real: Path) -> str | None:
     """Why a resolved path is one the panel never serves, or None."""
     sandbox = _sandbox_dir()

@@ -74,6 +74,8 @@ def test_a_path_is_read_as_data_about_to_be_migrated(tank, tmp_path):
         ({"source_kind": "path", "source": "relative/dir"}, "source", "absolute path"),
         ({"source_kind": "path", "source": "/proc/self"}, "source", "not data"),
         ({"source_kind": "path", "source": "/no/such/dir"}, "source", "Nothing exists"),
+        ({"source_kind": "path", "source": "/etc/shadow"}, "source", "not the system's"),
+        ({"source_kind": "path", "source": "/etc/no-such-file"}, "source", "not the system's"),
         ({"sample_bytes": 1000}, "sample_bytes", "between"),
         ({"time_seconds": 1}, "time_seconds", "between"),
         ({"source_kind": "path", "source": "/tmp", "run_zdb": True}, "run_zdb", "pick a dataset"),
