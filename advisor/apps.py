@@ -1,5 +1,7 @@
 """The advisor app."""
 
+from __future__ import annotations
+
 from django.apps import AppConfig
 
 
@@ -8,3 +10,11 @@ class AdvisorConfig(AppConfig):
 
     name = "advisor"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        """A benchmark whose worker process died leaves scratch datasets: the job reaper (every
+        few seconds on beat, and when a worker starts) has them destroyed at once."""
+        from advisor.benchmarks.services import scratch_cleanup_after
+        from nasui.jobs import on_jobs_reaped
+
+        on_jobs_reaped(scratch_cleanup_after)

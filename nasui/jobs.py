@@ -43,18 +43,40 @@ def _process_alive(pid: int) -> bool:
     return True
 
 
+# Called with the kinds of the jobs just failed because their process died, so that an app can
+# clean up what they left (the advisor's scratch datasets): registered by apps, run by the reaper.
+_after_reaping: list[Callable[[list[str]], object]] = []
+
+
+def on_jobs_reaped(callback: Callable[[list[str]], object]) -> None:
+    """Have `callback(kinds)` run whenever jobs whose process died have been failed."""
+    if callback not in _after_reaping:
+        _after_reaping.append(callback)
+
+
 def reap_orphaned_jobs() -> int:
-    """Fail the running jobs of this host whose process is gone; return how many."""
+    """Fail the running jobs of this host whose process is gone, let their apps clean up after
+    them; return how many."""
     host = socket.gethostname()
-    reaped = 0
+    kinds = []
     for job in Job.objects.filter(status=Job.Status.RUNNING, worker__startswith=f"{host}:"):
         pid = job.worker.rsplit(":", 1)[1]
         if pid.isdigit() and not _process_alive(int(pid)):
             Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(
                 status=Job.Status.FAILED, error=WORKER_LOST, finished_at=timezone.now()
             )
-            reaped += 1
-    return reaped
+            kinds.append(job.kind)
+    if kinds:
+        _clean_up_after(kinds)
+    return len(kinds)
+
+
+def _clean_up_after(kinds: list[str]) -> None:
+    for callback in _after_reaping:
+        try:
+            callback(kinds)
+        except Exception:  # one app's failed cleanup must not stop the reaper or the others
+            log.exception("cleaning up after lost jobs failed in %s", callback)
 
 
 class JobReporter:

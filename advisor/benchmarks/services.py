@@ -27,7 +27,7 @@ RUNTIME_MAX = 3600
 SPACE_HEADROOM = 1.1
 TARGET_KINDS = ("dataset", "zvol")
 
-__all__ = ["benchmark_start", "fio_start", "scratch_cleanup"]
+__all__ = ["benchmark_start", "fio_start", "scratch_cleanup", "scratch_cleanup_after"]
 
 
 def benchmark_start(
@@ -191,6 +191,17 @@ def scratch_cleanup() -> list[str]:
             log.warning("could not destroy scratch dataset %s: %s", name, exc)
             continue
         destroyed.append(name)
+    return destroyed
+
+
+def scratch_cleanup_after(kinds: list[str]) -> list[str]:
+    """After the job reaper failed jobs whose process died: their scratch data goes now, not at
+    the next worker start (a killed worker child leaves its pool running)."""
+    if not any(kind.startswith("advisor.") for kind in kinds):
+        return []
+    destroyed = scratch_cleanup()
+    if destroyed:
+        log.warning("destroyed scratch data left by lost jobs: %s", ", ".join(destroyed))
     return destroyed
 
 

@@ -176,3 +176,28 @@ def test_the_cleanup_is_connected_to_worker_ready():
 def test_fio_is_refused_where_it_is_not_installed(tank, monkeypatch):
     monkeypatch.setattr("advisor.benchmarks.services.shutil.which", lambda name: None)
     assert "fio is not installed" in _fio()["__all__"][0]
+
+
+def test_a_benchmark_whose_worker_child_died_loses_its_scratch_at_the_next_reaping(tank):
+    from nasui.tasks import reap_jobs
+
+    orphan = Job.objects.create(
+        kind="advisor.benchmark",
+        title="t",
+        status=Job.Status.RUNNING,
+        worker=f"{socket.gethostname()}:999999999",
+    )
+    name = _scratch(orphan.pk, "lz4")
+    reap_jobs()  # what beat runs every few seconds: the worker itself kept running
+    orphan.refresh_from_db()
+    assert orphan.status == Job.Status.FAILED
+    assert name not in [d.name for d in get_engine().list_datasets("tank")]
+
+
+def test_reaping_other_jobs_leaves_the_pools_alone(tank, monkeypatch):
+    from nasui.tasks import reap_jobs
+
+    Job.objects.create(kind="pool.create", title="t", status=Job.Status.RUNNING,
+                       worker=f"{socket.gethostname()}:999999999")  # fmt: skip
+    monkeypatch.setattr(bench_services, "scratch_cleanup", lambda: pytest.fail("listed pools"))
+    reap_jobs()
