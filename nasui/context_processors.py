@@ -10,7 +10,7 @@ from django.http import HttpRequest
 NAV = [
     ("dashboard", "Dashboard"),
     ("storage:index", "Storage"),
-    ("sharing:index", "Sharing"),
+    ("sharing:files", "Sharing"),  # file shares first: what most homes want
     ("services:index", "Services"),
     ("monitoring:index", "Monitoring"),
     ("alerts:index", "Alerts"),
@@ -66,4 +66,9 @@ def panel(request: HttpRequest) -> dict[str, object]:
         }
         for name, label in NAV
     ]
-    return {"nav": nav, "banners": _banners(), "zfs_engine": settings.NASUI_ZFS_ENGINE}
+    return {
+        "nav": nav,
+        "banners": _banners(),
+        "zfs_engine": settings.NASUI_ZFS_ENGINE,
+        "time_zone": settings.TIME_ZONE,  # every time on the pages is in it: the footer says so
+    }

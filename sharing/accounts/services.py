@@ -9,7 +9,14 @@ from django.db.models import Max
 from django.utils import timezone
 
 from nasui.validation import fail, refusal
-from sharing.accounts.engine.desired import ID_MAX, ID_MIN, NAME_RULE, AccountError
+from sharing.accounts.engine.base import SYSTEM_NAMES
+from sharing.accounts.engine.desired import (
+    ID_MAX,
+    ID_MIN,
+    NAME_RULE,
+    AccountError,
+    invisible_character,
+)
 from sharing.accounts.engine.desired import check_name as check_account_name
 from sharing.apply import FILE_SERVICES, files_saved_and_applied, serialized
 from sharing.models import LocalGroup, LocalUser
@@ -44,20 +51,22 @@ def group_create(*, name: str, gid: int | None = None, comment: str = "") -> Loc
         raise fail("name", f"There is already a group named {name}.")
     _check_id(gid, "gid", LocalGroup.objects.values_list("gid", flat=True))
     number = gid if gid is not None else _next_id(LocalGroup, "gid")
+    comment = _visible(comment.strip(), "comment", "The comment")
     return files_saved_and_applied(
-        lambda: LocalGroup.objects.create(name=name, gid=number, comment=comment.strip())
+        lambda: LocalGroup.objects.create(name=name, gid=number, comment=comment)
     )
 
 
 @serialized(*FILE_SERVICES)
 def group_update(*, group: LocalGroup, name: str, comment: str = "") -> LocalGroup:
     """Rename a group or change its comment (its gid stays: files on disk carry it)."""
-    name = validate_account_name(name, "name")
+    name = validate_account_name(name, "name", current=group.name)
     if LocalGroup.objects.filter(name=name).exclude(pk=group.pk).exists():
         raise fail("name", f"There is already a group named {name}.")
+    comment = _visible(comment.strip(), "comment", "The comment")
 
     def change() -> LocalGroup:
-        group.name, group.comment = name, comment.strip()
+        group.name, group.comment = name, comment
         group.save()
         return group
 
@@ -93,7 +102,7 @@ def _check_password(password: str) -> str:
 
 def _user_fields(data: dict[str, Any]) -> dict[str, Any]:
     """Checked plain fields of a user (name, full name, e-mail, home dataset)."""
-    full_name = data.get("full_name", "").strip()
+    full_name = _visible(data.get("full_name", "").strip(), "full_name", "The full name")
     if ":" in full_name or not full_name.isprintable():
         raise fail("full_name", "Use printable characters, without ':'.")
     home = data.get("home_dataset", "").strip()
@@ -194,13 +203,25 @@ def user_delete(*, user: LocalUser) -> None:
     files_saved_and_applied(change)
 
 
-def validate_account_name(name: str, field: str) -> str:
-    """A local user or group name under the portable POSIX rule."""
+def _visible(text: str, field: str, what: str) -> str:
+    """Text that reaches the servers' files (passwd, smb.conf) without invisible characters."""
+    hidden = invisible_character(text)
+    if hidden:
+        raise fail(field, f"{what} may not contain the invisible character {hidden}.")
+    return text
+
+
+def validate_account_name(name: str, field: str, *, current: str = "") -> str:
+    """A local user or group name under the portable POSIX rule, not one the system keeps
+    (an account made before that rule keeps its `current` name)."""
     name = name.strip()
     try:
-        return check_account_name(name, "name")
+        check_account_name(name, "name")
     except AccountError as exc:
         raise fail(field, f"Use {NAME_RULE}.") from exc
+    if name in SYSTEM_NAMES and name != current:
+        raise fail(field, f"{name} is reserved for the system: choose another name.")
+    return name
 
 
 def validate_home_dataset(name: str) -> str:

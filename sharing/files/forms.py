@@ -11,6 +11,8 @@ from nasui.forms import StyledForm
 from sharing.accounts.engine.desired import NAME_RULE
 from sharing.accounts.forms import members, password_field
 from sharing.models import LocalGroup, LocalUser, NfsShare
+from sharing.nfs.engine.desired import MAP_MODE_HELP
+from sharing.nfs.forms import MAP_GROUP_HELP, MAP_MODE_CHOICES, MAP_USER_HELP
 
 
 def _lines(label: str, help_text: str) -> forms.CharField:
@@ -64,12 +66,10 @@ class ShareWizardForm(StyledForm):
         required=False,
         label="Root and other users",
         initial=NfsShare.MapMode.NONE,
-        help_text="Everyone becomes one user: the folder is theirs, whatever the PC's user ids.",
+        help_text=f"{MAP_MODE_HELP} With everyone mapped, the folder is that user's.",
     )
-    map_user = forms.ChoiceField(required=False, label="Map to user")
-    map_group = forms.ChoiceField(
-        required=False, label="Map to group", help_text="Empty: the user's own group."
-    )
+    map_user = forms.ChoiceField(required=False, label="Map to user", help_text=MAP_USER_HELP)
+    map_group = forms.ChoiceField(required=False, label="Map to group", help_text=MAP_GROUP_HELP)
     read_only = forms.BooleanField(required=False, label="Read-only", help_text="Over SMB and NFS.")
 
     # (legend, the field that shows the section, its fields): the template draws fieldsets.
@@ -101,7 +101,7 @@ class ShareWizardForm(StyledForm):
         self.set_choices("compression", [(c, c) for c in compressions])
         users = members(LocalUser.objects.all())
         self.set_choices("users", users)
-        self.set_choices("map_mode", NfsShare.MapMode.choices)
+        self.set_choices("map_mode", MAP_MODE_CHOICES)
         mapped = [("", "The new user above"), *users]
         self.set_choices("map_user", mapped)
         groups = [("", "—"), *members(LocalGroup.objects.all())]

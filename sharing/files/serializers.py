@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from sharing.accounts.serializers import LocalUserSerializer
 from sharing.models import LocalGroup, LocalUser, NfsShare
+from sharing.nfs.engine.desired import MAP_MODE_HELP
 from sharing.nfs.serializers import NfsShareSerializer
 from sharing.smb.serializers import SmbShareSerializer
 
@@ -64,21 +65,24 @@ class ShareWizardSerializer(serializers.Serializer[Any]):
         help_text="NFS: host names or addresses that may mount it.",
     )
     map_mode = serializers.ChoiceField(
-        choices=NfsShare.MapMode.choices, required=False, default=NfsShare.MapMode.NONE
+        choices=NfsShare.MapMode.choices,
+        required=False,
+        default=NfsShare.MapMode.NONE,
+        help_text=f"NFS: none, root or all. {MAP_MODE_HELP}",
     )
     map_user = serializers.PrimaryKeyRelatedField(
         queryset=LocalUser.objects.all(),
         required=False,
         allow_null=True,
         default=None,
-        help_text="NFS: the user root (or everyone) becomes; null: the new user.",
+        help_text="NFS: the user (anonuid) root, or everyone, becomes; null: the new user.",
     )
     map_group = serializers.PrimaryKeyRelatedField(
         queryset=LocalGroup.objects.all(),
         required=False,
         allow_null=True,
         default=None,
-        help_text="NFS: null: the user's own group.",
+        help_text="NFS: the anonymous group (anongid); null: the user's own group.",
     )
 
 

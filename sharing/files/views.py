@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib import messages
 from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -62,10 +63,18 @@ def share_wizard(request: HttpRequest) -> HttpResponse:
         "Makes a dataset (or takes one you have), a user if you need one, and an SMB share or "
         "NFS export of it (or both), at once. The dataset's folder is given to the users you pick."
     )
+
+    def save(data: dict[str, Any]) -> services.WizardShare:
+        made = services.share_dataset(**_wizard_arguments(data))
+        warnings = nfs_selectors.export_warnings(made.export) if made.export else []
+        for warning in warnings:
+            messages.warning(request, warning)
+        return made
+
     return pages.form_page(
         request,
         form,
-        save=lambda data: services.share_dataset(**_wizard_arguments(data)),
+        save=save,
         template="sharing/share_wizard.html",
         context={"title": "Share a dataset", "intro": intro, "back": FILES},
         done=services.summary,

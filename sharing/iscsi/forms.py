@@ -10,6 +10,7 @@ from django import forms
 from nasui.forms import StyledForm
 from nasui.lib.units import format_size
 from sharing.iscsi import runtime
+from sharing.iscsi.engine.desired import CHAP_SECRET_RULE
 from sharing.iscsi.services.wizard import OPEN_LABEL
 from sharing.models import (
     BLOCK_SIZES,
@@ -105,12 +106,12 @@ class AuthGroupForm(StyledForm):
     tag = forms.IntegerField(min_value=1)
     user = forms.CharField(max_length=64)
     secret = _secret_field(
-        help_text="12 to 16 characters, no # and no spaces at either end. "
-        "When editing, leave empty to keep the current secret.",
+        help_text=f"{CHAP_SECRET_RULE}. When editing, leave empty to keep the current secret.",
     )
     peer_user = forms.CharField(required=False, max_length=64, label="Peer user (mutual CHAP)")
     peer_secret = _secret_field(
-        label="Peer secret (mutual CHAP)", help_text="Must differ from the secret."
+        label="Peer secret (mutual CHAP)",
+        help_text=f"{CHAP_SECRET_RULE}; must differ from the secret.",
     )
 
 
@@ -221,7 +222,7 @@ class WizardForm(StyledForm):
     )
     chap_user = forms.CharField(required=False, max_length=64, label="CHAP user")
     chap_secret = _secret_field(
-        label="CHAP secret", help_text="12 to 16 characters. Empty: no CHAP."
+        label="CHAP secret", help_text=f"{CHAP_SECRET_RULE}. Empty: no CHAP."
     )
     open_to_all = forms.BooleanField(
         required=False,

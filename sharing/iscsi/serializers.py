@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from sharing.iscsi.engine.desired import CHAP_SECRET_RULE
 from sharing.iscsi.validation import target_iqn
 from sharing.models import (
     AuthGroup,
@@ -76,10 +77,18 @@ class AuthGroupSerializer(serializers.ModelSerializer[AuthGroup]):
 
     # trim_whitespace=False: a secret is stored exactly as sent or refused, never trimmed.
     secret = serializers.CharField(
-        write_only=True, required=False, allow_blank=True, trim_whitespace=False
+        write_only=True,
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text=f"{CHAP_SECRET_RULE}. Left out of an update: the stored one is kept.",
     )
     peer_secret = serializers.CharField(
-        write_only=True, required=False, allow_blank=True, trim_whitespace=False
+        write_only=True,
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text=f"Mutual CHAP: {CHAP_SECRET_RULE}, and not the secret.",
     )
 
     class Meta:
@@ -182,7 +191,12 @@ class WizardSerializer(serializers.Serializer[Any]):
     initiator = serializers.CharField(required=False, allow_blank=True, default="")
     chap_user = serializers.CharField(required=False, allow_blank=True, default="")
     chap_secret = serializers.CharField(
-        required=False, allow_blank=True, default="", write_only=True, trim_whitespace=False
+        required=False,
+        allow_blank=True,
+        default="",
+        write_only=True,
+        trim_whitespace=False,
+        help_text=f"{CHAP_SECRET_RULE}.",
     )
     open_to_all = serializers.BooleanField(
         required=False,

@@ -11,7 +11,8 @@ from sharing.iscsi.engine.errors import InvalidSpec
 
 TARGET_NAME_RE = re.compile(r"^[-a-z0-9.:]+$")
 TARGET_NAME_MAX = 120
-CHAP_USER_RE = re.compile(r"^[A-Za-z0-9._@:-]{1,64}$")
+# CHAP user names: ASCII letters, digits and . _ @ : - (an IQN fits), whole (fullmatch).
+CHAP_USER_RE = re.compile(r"[A-Za-z0-9._@:-]{1,64}")
 
 
 def validate_iscsi_name(name: str, field: str) -> str:
@@ -60,7 +61,7 @@ def validate_network(text: str, field: str = "networks") -> str:
 
 
 def validate_secret(secret: str, field: str) -> str:
-    """CHAP secrets: 12-16 characters, no leading or trailing spaces, no #."""
+    """CHAP secrets: 12-16 bytes of printable ASCII without spaces, no # (CHAP_SECRET_RULE)."""
     problems = desired.chap_secret_problems(secret)
     if problems:
         raise fail(field, f"The secret {'; '.join(problems)}.")
@@ -68,9 +69,9 @@ def validate_secret(secret: str, field: str) -> str:
 
 
 def validate_chap_user(user: str, field: str) -> str:
-    """CHAP user names: letters, digits and . _ @ : - (up to 64)."""
-    if not CHAP_USER_RE.match(user):
-        raise fail(field, "Use 1 to 64 letters, digits or . _ @ : -")
+    """CHAP user names: ASCII letters, digits and . _ @ : - (up to 64)."""
+    if not CHAP_USER_RE.fullmatch(user):
+        raise fail(field, "Use 1 to 64 ASCII letters, digits or . _ @ : - (no spaces).")
     return user
 
 

@@ -9,7 +9,13 @@ from django import forms
 
 from nasui.forms import StyledForm
 from sharing.accounts.forms import members
-from sharing.models import LocalGroup, LocalUser, NfsShare
+from sharing.models import LocalGroup, LocalUser
+from sharing.nfs.engine.desired import MAP_MODE_HELP, MAP_MODE_LABELS
+
+# The mapping choices, each saying what it does on the server (exports(5)).
+MAP_MODE_CHOICES = list(MAP_MODE_LABELS.items())
+MAP_USER_HELP = "The anonymous user (anonuid) that root, or everyone, becomes."
+MAP_GROUP_HELP = "The anonymous group (anongid). Empty: the user's own group."
 
 
 class NfsShareForm(StyledForm):
@@ -27,18 +33,16 @@ class NfsShareForm(StyledForm):
         help_text="Host names or addresses, one per line. Networks or hosts: at least one.",
     )
     read_only = forms.BooleanField(required=False, label="Read-only")
-    map_mode = forms.ChoiceField(label="Root and other users")
-    map_user = forms.ChoiceField(required=False, label="Map to user")
-    map_group = forms.ChoiceField(
-        required=False, label="Map to group", help_text="Empty: the user's own group."
-    )
+    map_mode = forms.ChoiceField(label="Root and other users", help_text=MAP_MODE_HELP)
+    map_user = forms.ChoiceField(required=False, label="Map to user", help_text=MAP_USER_HELP)
+    map_group = forms.ChoiceField(required=False, label="Map to group", help_text=MAP_GROUP_HELP)
     comment = forms.CharField(required=False, max_length=120)
     enabled = forms.BooleanField(required=False, initial=True)
 
     def __init__(self, *args: Any, mountpoints: Sequence[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.set_choices("path", [(path, f"{name} ({path})") for name, path in mountpoints])
-        self.set_choices("map_mode", NfsShare.MapMode.choices)
+        self.set_choices("map_mode", MAP_MODE_CHOICES)
         users = [("", "—"), *members(LocalUser.objects.all())]
         self.set_choices("map_user", users)
         groups = [("", "—"), *members(LocalGroup.objects.all())]

@@ -7,7 +7,7 @@ import logging
 from django.db.models import Q, QuerySet
 
 from sharing.models import NfsSettings, NfsShare
-from sharing.nfs.engine.desired import NfsExportSpec, NfsState
+from sharing.nfs.engine.desired import NfsExportSpec, NfsState, world_networks
 from storage.datasets.selectors import dataset_path
 from storage.registry import Holder
 
@@ -25,6 +25,15 @@ def nfs_shares_of(zfs_name: str, *, prefix: bool = False) -> list[str]:
 def nfs_share_list() -> QuerySet[NfsShare]:
     """Every NFS export with the user and group it maps to."""
     return NfsShare.objects.select_related("map_user", "map_group")
+
+
+def export_warnings(share: NfsShare) -> list[str]:
+    """What the user should know of an export that is allowed but risky: open to the world."""
+    return [
+        f"Anyone on any network can mount {share.dataset}: {network} takes in every address "
+        "there is. Name your own network (e.g. 192.168.1.0/24) or hosts unless that is meant."
+        for network in world_networks(share.networks)
+    ]
 
 
 def _export_spec(share: NfsShare) -> NfsExportSpec | None:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from sharing.models import NfsSettings, NfsShare
+from sharing.nfs.engine.desired import MAP_MODE_HELP
+from sharing.nfs.selectors import export_warnings
 from storage.datasets.serializers import MountpointField
 
 
@@ -20,6 +23,10 @@ class NfsShareSerializer(serializers.ModelSerializer[NfsShare]):
     )
     hosts = serializers.ListField(
         child=serializers.CharField(), required=False, help_text="Host names or addresses."
+    )
+    warnings = serializers.SerializerMethodField(
+        help_text="What is allowed but risky, in words: an export to 0.0.0.0/0 or ::/0 lets "
+        "anyone on any network mount it. Empty when nothing is."
     )
 
     class Meta:
@@ -36,7 +43,19 @@ class NfsShareSerializer(serializers.ModelSerializer[NfsShare]):
             "map_user",
             "map_group",
             "enabled",
+            "warnings",
         ]
+        extra_kwargs: dict[str, Any] = {
+            "map_mode": {"help_text": MAP_MODE_HELP},
+            "map_user": {"help_text": "The anonymous user (anonuid) root, or everyone, becomes."},
+            "map_group": {
+                "help_text": "The anonymous group (anongid); null: the user's own group."
+            },
+        }
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_warnings(self, share: NfsShare) -> list[str]:
+        return export_warnings(share)
 
 
 class NfsSettingsSerializer(serializers.ModelSerializer[NfsSettings]):

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from nasui.validation import fail
+from sharing.accounts.engine.desired import invisible_character
 from sharing.apply import FILE_SERVICES, files_saved_and_applied, serialized
 from sharing.models import LocalGroup, LocalUser, NfsSettings, NfsShare
 from sharing.nfs.engine.desired import NfsError, normalize_host, normalize_network
@@ -64,6 +65,9 @@ def _checked(data: dict[str, Any], share: NfsShare | None) -> dict[str, Any]:
         raise fail("path", f"{dataset} is exported already: add these clients to that export.")
     networks, hosts = _clients(data.get("networks", ()), data.get("hosts", ()))
     comment = str(data.get("comment", "")).strip()
+    hidden = invisible_character(comment)
+    if hidden:
+        raise fail("comment", f"The comment may not contain the invisible character {hidden}.")
     if not comment.isprintable():
         raise fail("comment", "Use one printable line.")
     return {

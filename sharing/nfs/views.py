@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
 from sharing.models import LocalGroup, LocalUser, NfsSettings, NfsShare
-from sharing.nfs import forms, services
+from sharing.nfs import forms, selectors, services
 from sharing.pages import FILES, form_page
 from storage.datasets import selectors as dataset_selectors
 from storage.datasets import selectors as storage
@@ -43,8 +44,12 @@ def nfs_share_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
         data["map_user"] = LocalUser.objects.filter(pk=int(data["map_user"] or 0)).first()
         data["map_group"] = LocalGroup.objects.filter(pk=int(data["map_group"] or 0)).first()
         if share is None:
-            return services.nfs_share_create(**data)
-        return services.nfs_share_update(share=share, **data)
+            saved = services.nfs_share_create(**data)
+        else:
+            saved = services.nfs_share_update(share=share, **data)
+        for warning in selectors.export_warnings(saved):
+            messages.warning(request, warning)
+        return saved
 
     title = f"Edit NFS export of {share}" if share else "Add NFS export"
     return form_page(request, form, save=save, title=title, done="NFS export saved.", back=FILES)

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.core.exceptions import ValidationError
+
 from nasui.validation import fail, validate_address
 from sharing.apply import FILE_SERVICES, files_saved_and_applied, serialized
 from sharing.models import LocalGroup, LocalUser, SmbSettings, SmbShare
-from sharing.smb.engine.desired import SHARE_NAME_RULE, SmbError, SmbGlobals, SmbShareSpec
+from sharing.smb.engine.desired import SmbError, SmbGlobals, SmbShareSpec
 from storage import paths
 
 # Each on/off setting of a share with its default (as in the model).
@@ -31,9 +33,7 @@ def smb_settings_update(
     try:
         SmbGlobals(netbios_name, workgroup, description.strip(), tuple(bound))
     except SmbError as exc:
-        field = "workgroup" if "workgroup" in str(exc) else "netbios_name"
-        field = "description" if "description" in str(exc) else field
-        raise fail(field, f"{exc}.") from exc
+        raise _refused(exc, "netbios_name") from exc
     row = SmbSettings.load()
 
     def change() -> SmbSettings:
@@ -43,6 +43,12 @@ def smb_settings_update(
         return row
 
     return files_saved_and_applied(change)
+
+
+def _refused(exc: SmbError, field: str) -> ValidationError:
+    """The engine's refusal as a sentence under the field it names (else under `field`)."""
+    said = str(exc)
+    return fail(exc.field or field, f"{said[:1].upper()}{said[1:]}.")
 
 
 def _dataset(path: str) -> str:
@@ -73,15 +79,14 @@ def _checked(data: dict[str, Any], share: SmbShare | None) -> dict[str, Any]:
     fields = {flag: bool(data.get(flag, default)) for flag, default in _FLAGS.items()}
     if limit is not None and not fields["time_machine"]:
         raise fail("time_machine_limit", "Turn Time Machine on to give it a size limit.")
+    dataset = _dataset(data["path"])
     try:
-        SmbShareSpec(name=name, path=data["path"].strip() or "/", comment=data.get("comment", ""))
+        SmbShareSpec(name=name, path=data["path"].strip(), comment=data.get("comment", ""))
     except SmbError as exc:
-        field = "comment" if "comment" in str(exc) else "name"
-        rule = SHARE_NAME_RULE if field == "name" else "one printable line without '\\'"
-        raise fail(field, f"Use {rule}.") from exc
+        raise _refused(exc, "name") from exc
     return {
         "name": name,
-        "dataset": _dataset(data["path"]),
+        "dataset": dataset,
         "comment": data.get("comment", "").strip(),
         "time_machine_limit": limit,
         "enabled": bool(data.get("enabled", True)),

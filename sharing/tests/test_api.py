@@ -39,7 +39,7 @@ def test_a_bad_secret_names_the_field(admin_client, fake_target):
         content_type=JSON,
     )
     assert response.status_code == 400
-    assert response.json()["fields"] == {"secret": ["The secret must be 12 to 16 characters long."]}
+    assert response.json()["fields"] == {"secret": ["The secret must be 12 to 16 bytes long."]}
 
 
 def test_the_wizard_creates_target_extent_and_lun(admin_client, fake_target, tank):
@@ -142,3 +142,33 @@ def test_the_wizard_api_needs_a_dataset_for_a_new_zvol(admin_client, fake_target
     )
     assert response.status_code == 400
     assert list(response.json()["fields"]) == ["dataset"]
+
+
+def test_a_portal_put_answers_with_the_addresses_now_saved(admin_client, fake_target):
+    portal = admin_client.post(
+        "/api/sharing/iscsi/portals/", {"addresses": ["127.0.0.1"]}, content_type=JSON
+    ).json()
+    response = admin_client.put(
+        f"/api/sharing/iscsi/portals/{portal['id']}/",
+        {"addresses": ["127.0.0.2", "::1"], "comment": "lan"},
+        content_type=JSON,
+    )
+    assert response.status_code == 200, response.json()
+    assert response.json() == {
+        "id": portal["id"],
+        "addresses": ["127.0.0.2", "::1"],
+        "comment": "lan",
+    }
+    read_back = admin_client.get(f"/api/sharing/iscsi/portals/{portal['id']}/").json()
+    assert read_back == response.json()
+
+
+def test_a_portal_patch_answers_with_the_addresses_now_saved(admin_client, fake_target):
+    portal = admin_client.post(
+        "/api/sharing/iscsi/portals/", {"addresses": ["127.0.0.1", "::1"]}, content_type=JSON
+    ).json()
+    response = admin_client.patch(
+        f"/api/sharing/iscsi/portals/{portal['id']}/", {"addresses": ["::1"]}, content_type=JSON
+    )
+    assert response.status_code == 200, response.json()
+    assert response.json()["addresses"] == ["::1"]

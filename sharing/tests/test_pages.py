@@ -131,3 +131,22 @@ def test_stop_and_restart_ask_first_and_start_does_not(client, monkeypatch):
     restart = 'data-confirm="Restart the iSCSI service? 0 connected initiators lose their disks'
     assert restart in page
     assert 'data-confirm="Stop the iSCSI service?' in page
+
+
+def test_the_sharing_menu_entry_opens_on_file_shares(client):
+    page = client.get("/").content.decode()
+    assert '<a class="nav-link" href="/sharing/files/">' in page
+    assert '<a class="nav-link" href="/sharing/">' not in page
+    files = client.get("/sharing/files/").content.decode()
+    assert '<li class="nav-item active">' in files
+    assert 'href="/sharing/files/" aria-current="page">' in files
+
+
+def test_the_tabs_lead_with_files_and_iscsi_keeps_its_address(client):
+    for path, active in (("/sharing/files/", "Files"), ("/sharing/", "Blocks")):
+        response = client.get(path)
+        assert response.status_code == 200
+        page = response.content.decode()
+        tabs = page[page.index('aria-label="Kinds of sharing"') :]
+        assert tabs.index("Files: SMB, NFS") < tabs.index("Blocks: iSCSI")
+        assert f'aria-current="page" href="{path}">{active}' in tabs

@@ -63,10 +63,10 @@ def test_a_refused_apply_rolls_the_database_back(chain, fake_target):
 @pytest.mark.parametrize(
     ("secret", "fragment"),
     [
-        ("short", "12 to 16 characters"),
+        ("short", "12 to 16 bytes"),
         (" leading-space1", "whitespace"),
         ("has#hash-inside", "'#'"),
-        ("x" * 17, "12 to 16 characters"),
+        ("x" * 17, "12 to 16 bytes"),
     ],
 )
 def test_chap_secrets_follow_the_rules(fake_target, secret, fragment):

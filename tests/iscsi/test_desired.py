@@ -150,6 +150,20 @@ def test_chap_secret_policy_matches_truenas():
     assert chap_secret_problems("secret#secret1")
 
 
+@pytest.mark.parametrize(
+    "secret",
+    ["secret\tsecret", "secret\nsecret", "inner space1", "secretsecret\u202e", "sécretsecret1"],
+)
+def test_chap_secrets_are_printable_ascii_without_spaces(secret):
+    [problem] = chap_secret_problems(secret)
+    assert problem.startswith("must be printable ASCII without spaces")
+
+
+def test_chap_secret_length_is_counted_in_bytes():
+    assert chap_secret_problems("x" * 16) == []
+    assert "must be 12 to 16 bytes long" in chap_secret_problems("x" * 15 + "é")
+
+
 @pytest.mark.parametrize("size", [256, 8192, 520])
 def test_lun_refuses_block_sizes_tgt_would_silently_turn_into_512(size):
     with pytest.raises(InvalidSpec):

@@ -51,6 +51,18 @@ def test_the_fixed_names_cannot_be_taken(accounts, tmp_path):
     assert not (tmp_path / "passwd").exists()
 
 
+@pytest.mark.parametrize("char", ["\u202e", "\x7f", "\x85", "\u2028", "\ufeff"])
+def test_a_full_name_with_an_invisible_character_never_reaches_passwd(char):
+    with pytest.raises(AccountError, match=f"invisible character U\\+{ord(char):04X}"):
+        UserSpec("bob", 1002, "staff", full_name=f"Bob{char}Builder")
+
+
+@pytest.mark.parametrize("name", ["bob\n", "bob\nroot"])
+def test_a_name_with_a_line_break_is_refused_whole(name):
+    with pytest.raises(AccountError):
+        GroupSpec(name, 1000)
+
+
 def test_apply_writes_both_files_once_and_reports_changes(tmp_path):
     engine = FilesAccounts(tmp_path / "accounts")
     assert engine.apply(ACCOUNTS)

@@ -9,6 +9,13 @@ from sharing.accounts.engine.desired import AccountError, Accounts
 # Accounts every engine provides besides the panel's own: smbd runs as root and maps
 # guests to nobody (group nogroup). A panel user or group may not take these names.
 RESERVED_NAMES = frozenset({"root", "nobody", "nogroup"})
+# Names the panel refuses for its own accounts besides those: the users (and their groups)
+# Debian's base-passwd puts on every system, and the groups that hold system powers. On the
+# appliance each exists already, so an account of that name could only fail when applied.
+_BASE_PASSWD_USERS = {"daemon", "bin", "sys", "sync", "games", "man", "lp", "mail", "news"}
+_BASE_PASSWD_USERS |= {"uucp", "proxy", "www-data", "backup", "list", "irc", "gnats", "_apt"}
+_POWER_GROUPS = {"adm", "disk", "kmem", "shadow", "sudo", "tty", "utmp", "operator"}
+SYSTEM_NAMES = RESERVED_NAMES | _BASE_PASSWD_USERS | _POWER_GROUPS
 
 
 class AccountsEngine(Protocol):

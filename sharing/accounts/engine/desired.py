@@ -8,9 +8,18 @@ gives each user with a password hash its Samba passdb entry.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
-__all__ = ["NAME_RULE", "AccountError", "Accounts", "GroupSpec", "UserSpec", "check_name"]
+__all__ = [
+    "NAME_RULE",
+    "AccountError",
+    "Accounts",
+    "GroupSpec",
+    "UserSpec",
+    "check_name",
+    "invisible_character",
+]
 
 # POSIX portable user names as useradd accepts them by default (Debian's NAME_REGEX).
 _NAME = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
@@ -18,15 +27,28 @@ NAME_RULE = "1-32 of a-z 0-9 _ -, starting with a letter or _"
 _NT_HASH = re.compile(r"^[0-9A-F]{32}$")
 # Ids of local accounts made by the panel: Debian's UID_MIN..UID_MAX, so never a system account.
 ID_MIN, ID_MAX = 1000, 59999
+# Characters that show nothing or change how the rest reads, in names and comments that reach
+# the servers' files (passwd, smb.conf): controls (Cc: tab, newline, DEL, NEL), formats (Cf:
+# the byte order mark, zero-width and bidirectional marks such as U+202E), and the line and
+# paragraph separators (Zl U+2028, Zp U+2029).
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 
 class AccountError(ValueError):
     """A user or group spec that no accounts engine may apply."""
 
 
+def invisible_character(text: str) -> str | None:
+    """The first invisible character of `text` as its code point (`U+202E`), or None."""
+    for ch in text:
+        if unicodedata.category(ch) in INVISIBLE_CATEGORIES:
+            return f"U+{ord(ch):04X}"
+    return None
+
+
 def check_name(name: str, what: str) -> str:
     """A user or group name under the portable rule, or AccountError."""
-    if not _NAME.match(name):
+    if not _NAME.fullmatch(name):
         raise AccountError(f"{what} {name!r}: use {NAME_RULE}")
     return name
 
@@ -71,11 +93,16 @@ class UserSpec:
         check_name(self.name, "user")
         _check_id(self.uid, f"user {self.name}: uid")
         check_name(self.group, f"user {self.name}: primary group")
-        if any(ch in self.full_name for ch in ":\n") or not self.full_name.isprintable():
+        hidden = invisible_character(self.full_name)
+        if hidden:
+            raise AccountError(
+                f"user {self.name}: the full name may not contain the invisible character {hidden}"
+            )
+        if ":" in self.full_name or not self.full_name.isprintable():
             raise AccountError(f"user {self.name}: the full name must be printable, without ':'")
         if not self.home.startswith("/") or any(ch in self.home for ch in ":\n"):
             raise AccountError(f"user {self.name}: the home must be an absolute path")
-        if self.nt_hash is not None and not _NT_HASH.match(self.nt_hash):
+        if self.nt_hash is not None and not _NT_HASH.fullmatch(self.nt_hash):
             raise AccountError(f"user {self.name}: an NT hash is 32 upper-case hex digits")
 
 

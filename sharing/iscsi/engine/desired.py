@@ -20,6 +20,7 @@ from sharing.iscsi.engine.iqn import is_valid_name, join_target_name, validate_n
 __all__ = [
     "AUTH_MODES",
     "BLOCK_SIZES",
+    "CHAP_SECRET_RULE",
     "AuthMode",
     "ChapSpec",
     "DesiredState",
@@ -43,8 +44,15 @@ BLOCK_SIZES = (512, 1024, 2048, 4096)
 MAX_LUN = 16383
 MAX_CHAP_USER = 255
 _SERIAL = re.compile(r"^[A-Za-z0-9_.-]{1,36}$")
-# TrueNAS's CHAP secret policy; the panel applies it, engines only need a non-empty secret.
+# The panel's CHAP secret policy (TrueNAS's, in bytes); engines only need a non-empty secret.
+# 12 to 16 bytes is what Microsoft's initiator takes. Printable ASCII without the space
+# (0x21-0x7E) is what every initiator can type and both tgt and LIO carry unchanged: the
+# secret travels in iSCSI text keys and tgtadm arguments, where a tab, a line break or a
+# multi-byte character is read differently on each side. '#' is refused as TrueNAS does.
 CHAP_SECRET_MIN, CHAP_SECRET_MAX = 12, 16
+CHAP_SECRET_RULE = (
+    f"{CHAP_SECRET_MIN} to {CHAP_SECRET_MAX} printable ASCII characters (! to ~), no spaces, no #"
+)
 
 
 def _set(obj: object, name: str, value: object) -> None:
@@ -75,10 +83,14 @@ def normalize_ip(value: str) -> str:
 def chap_secret_problems(secret: str) -> list[str]:
     """What is wrong with a CHAP secret under the panel's policy (empty list: acceptable)."""
     problems = []
-    if not CHAP_SECRET_MIN <= len(secret) <= CHAP_SECRET_MAX:
-        problems.append(f"must be {CHAP_SECRET_MIN} to {CHAP_SECRET_MAX} characters long")
+    size = len(secret.encode("utf-8", "surrogatepass"))  # what the wire carries
+    if not CHAP_SECRET_MIN <= size <= CHAP_SECRET_MAX:
+        problems.append(f"must be {CHAP_SECRET_MIN} to {CHAP_SECRET_MAX} bytes long")
     if secret != secret.strip():
         problems.append("must not start or end with whitespace")
+    stray = next((ch for ch in secret.strip() if not "!" <= ch <= "~"), None)
+    if stray is not None:
+        problems.append(f"must be printable ASCII without spaces (! to ~), not U+{ord(stray):04X}")
     if "#" in secret:
         problems.append("must not contain '#'")
     return problems

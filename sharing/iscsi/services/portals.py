@@ -97,6 +97,9 @@ def portal_update(*, portal: Portal, addresses: Sequence[str], comment: str = ""
         PortalAddress.objects.bulk_create(
             PortalAddress(portal=portal, address=a) for a in cleaned if a not in known
         )
+        # The caller's copy may hold the addresses it read first (prefetched): answer with
+        # what is saved now.
+        portal.refresh_from_db()
         return portal
 
     return saved_and_applied(change)

@@ -115,8 +115,8 @@ def share_new_zvol(
 
     With no initiator and no CHAP the target admits anyone: `open_to_all` must say so.
     """
-    name = name.strip()
-    _check(name, initiator.strip(), chap_user.strip(), chap_secret, open_to_all)
+    name, initiator, chap_user = name.strip(), initiator.strip(), chap_user.strip()
+    _check(name, initiator, chap_user, chap_secret, open_to_all)
     zvol = storage.zvol_create(
         parent=parent,
         name=name,
@@ -128,7 +128,7 @@ def share_new_zvol(
     )
     try:
         return saved_and_applied(
-            lambda: _share(zvol.name, name, volblocksize, initiator.strip(), chap_user, chap_secret)
+            lambda: _share(zvol.name, name, volblocksize, initiator, chap_user, chap_secret)
         )
     except Exception:
         # Nothing half-made: the zvol goes if its sharing could not be set up.
@@ -152,11 +152,10 @@ def share_existing_zvol(
     if Extent.objects.filter(zvol=zvol).exists():
         raise fail("existing", f"{zvol} is already shared by an extent.")
     name = name.strip() or zvol.rsplit("/", 1)[-1]
-    _check(name, initiator.strip(), chap_user.strip(), chap_secret, open_to_all)
+    initiator, chap_user = initiator.strip(), chap_user.strip()
+    _check(name, initiator, chap_user, chap_secret, open_to_all)
     block = zvols[zvol].volblocksize or 512
-    return saved_and_applied(
-        lambda: _share(zvol, name, block, initiator.strip(), chap_user, chap_secret)
-    )
+    return saved_and_applied(lambda: _share(zvol, name, block, initiator, chap_user, chap_secret))
 
 
 def share(*, existing: str = "", **fields: Any) -> WizardResult:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ipaddress
 import posixpath
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -16,6 +17,8 @@ from sharing.nfs.engine.errors import NfsError
 
 __all__ = [
     "MAP_MODES",
+    "MAP_MODE_HELP",
+    "MAP_MODE_LABELS",
     "SECURITY",
     "MapMode",
     "NfsError",
@@ -23,6 +26,7 @@ __all__ = [
     "NfsState",
     "normalize_host",
     "normalize_network",
+    "world_networks",
 ]
 
 # none: root is squashed to nobody (the kernel's default, TrueNAS's with no maproot);
@@ -30,6 +34,21 @@ __all__ = [
 # all: every user is mapped to anon_uid/anon_gid (TrueNAS mapall).
 MapMode = Literal["none", "root", "all"]
 MAP_MODES: tuple[MapMode, ...] = ("none", "root", "all")
+# What each mode writes and does, in exports(5)'s words: root_squash maps requests from uid
+# and gid 0 to the anonymous uid and gid, all_squash maps every uid and gid to them, and
+# anonuid/anongid set them (65534, nobody and nogroup, unless given).
+MAP_MODE_LABELS: dict[MapMode, str] = {
+    "none": "Root becomes nobody (root_squash): a client's uid and gid 0 map to 65534; "
+    "other users keep their ids",
+    "root": "Root becomes the user below (root_squash, anonuid and anongid); "
+    "other users keep their ids",
+    "all": "Everyone becomes the user below (all_squash, anonuid and anongid), root included",
+}
+MAP_MODE_HELP = (
+    "How this server takes a client's users (exports(5)): root_squash maps a client's root "
+    "(uid and gid 0) to the anonymous user and group, all_squash maps every uid and gid to "
+    "them. The anonymous user is nobody (65534) unless you pick one (anonuid, anongid)."
+)
 # AUTH_SYS only: Kerberos (krb5, krb5i, krb5p) needs a KDC and keytabs the panel does not run.
 SECURITY = ("sys",)
 MAX_ID = 2**32 - 2  # (uid_t)-1 means "no change" to the kernel
@@ -87,6 +106,19 @@ def normalize_host(value: str) -> str:
     if not _HOSTNAME.match(text.lower()):
         raise NfsError(f"host {value!r} is neither an IP address nor a host name")
     return text.lower()
+
+
+def world_networks(networks: Iterable[str]) -> list[str]:
+    """The networks that take in every address (0.0.0.0/0, ::/0): anyone anywhere may mount."""
+    found = []
+    for network in networks:
+        try:
+            whole = ipaddress.ip_network(network.strip(), strict=False).prefixlen == 0
+        except ValueError:
+            continue
+        if whole:
+            found.append(network)
+    return found
 
 
 def _normalize_path(path: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from sharing.accounts.engine.desired import Accounts
+from sharing.accounts.engine.desired import Accounts, invisible_character
 
 __all__ = ["SHARE_NAME_RULE", "SmbError", "SmbGlobals", "SmbShareSpec", "SmbState"]
 
@@ -28,20 +28,36 @@ _BIND = re.compile(r"^[A-Za-z0-9.:/_-]+$")
 
 
 class SmbError(ValueError):
-    """An SMB spec that smb.conf cannot express safely."""
+    """An SMB spec that smb.conf cannot express safely; `field` names the setting at fault
+    ("name", "path", "comment"...), so that a form can show it there."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
 
 
-def _plain(value: str, what: str) -> None:
+def _visible(value: str, what: str, field: str) -> None:
+    """Names and text that reach smb.conf hold no invisible character (controls, bidi marks)."""
+    hidden = invisible_character(value)
+    if hidden:
+        raise SmbError(f"{what} may not contain the invisible character {hidden}", field=field)
+
+
+def _plain(value: str, what: str, field: str) -> None:
     """Free text goes into smb.conf lines: no line breaks, no continuation backslashes."""
-    if not _PLAIN.match(value) or not value.isprintable():
-        raise SmbError(f"{what} must be one printable line without '\\'")
-    _no_macro(value, what)
+    _visible(value, what, field)
+    if not _PLAIN.fullmatch(value) or not value.isprintable():
+        raise SmbError(f"{what} must be one printable line without '\\'", field=field)
+    _no_macro(value, what, field)
 
 
-def _no_macro(value: str, what: str) -> None:
+def _no_macro(value: str, what: str, field: str) -> None:
     """smbd expands %U, %H, %$(VAR)... in paths and comments (per user): refuse them."""
     if _MACRO.search(value):
-        raise SmbError(f"{what} must not contain Samba substitutions such as %U ('%' + a letter)")
+        raise SmbError(
+            f"{what} must not contain Samba substitutions such as %U ('%' + a letter)",
+            field=field,
+        )
 
 
 @dataclass(frozen=True)
@@ -56,15 +72,21 @@ class SmbGlobals:
     port: int = 445
 
     def __post_init__(self) -> None:
-        for value, what in ((self.netbios_name, "NetBIOS name"), (self.workgroup, "workgroup")):
-            if not _NETBIOS.match(value):
-                raise SmbError(f"{what} {value!r}: 1-15 of A-Z a-z 0-9 _ -, starting alphanumeric")
-        _plain(self.description, "the description")
+        names = (
+            (self.netbios_name, "NetBIOS name", "netbios_name"),
+            (self.workgroup, "workgroup", "workgroup"),
+        )
+        for value, what, name in names:
+            if not _NETBIOS.fullmatch(value):
+                raise SmbError(
+                    f"{what} {value!r}: 1-15 of A-Z a-z 0-9 _ -, starting alphanumeric", field=name
+                )
+        _plain(self.description, "the description", "description")
         for item in self.bind:
-            if not _BIND.match(item):
-                raise SmbError(f"bind {item!r}: one address or interface name per entry")
+            if not _BIND.fullmatch(item):
+                raise SmbError(f"bind {item!r}: one address or interface name per entry", "bind")
         if not 1 <= self.port <= 65535:
-            raise SmbError(f"port {self.port} is outside 1-65535")
+            raise SmbError(f"port {self.port} is outside 1-65535", field="port")
 
 
 @dataclass(frozen=True)
@@ -92,21 +114,32 @@ class SmbShareSpec:
     audit: bool = False
 
     def __post_init__(self) -> None:
-        if not _SHARE.match(self.name) or self.name.lower() in _RESERVED:
-            raise SmbError(f"share name {self.name!r}: {SHARE_NAME_RULE}, not a reserved name")
-        if self.name != self.name.strip():
-            raise SmbError(f"share name {self.name!r} must not start or end with a space")
-        _no_macro(self.name, f"share name {self.name!r}")
+        self._check_name()
         if not self.path.startswith("/"):
-            raise SmbError(f"share {self.name}: the path {self.path!r} must be absolute")
-        _plain(self.path, f"share {self.name}: the path")
+            raise SmbError(f"share {self.name}: the path {self.path!r} must be absolute", "path")
+        _plain(self.path, f"share {self.name}: the path", "path")
         if self.path != self.path.strip():
-            raise SmbError(f"share {self.name}: the path must not start or end with a space")
-        _plain(self.comment, f"share {self.name}: the comment")
+            raise SmbError(
+                f"share {self.name}: the path must not start or end with a space", "path"
+            )
+        _plain(self.comment, f"share {self.name}: the comment", "comment")
+        limit = "time_machine_limit"
         if self.time_machine_limit is not None and not self.time_machine:
-            raise SmbError(f"share {self.name}: a Time Machine limit needs Time Machine on")
+            raise SmbError(f"share {self.name}: a Time Machine limit needs Time Machine on", limit)
         if self.time_machine_limit is not None and self.time_machine_limit <= 0:
-            raise SmbError(f"share {self.name}: the Time Machine limit must be positive")
+            raise SmbError(f"share {self.name}: the Time Machine limit must be positive", limit)
+
+    def _check_name(self) -> None:
+        """A share name smb.conf carries as a section name, and Windows shows."""
+        what = f"share name {self.name!r}"
+        _visible(self.name, what, "name")
+        if not _SHARE.fullmatch(self.name):
+            raise SmbError(f"{what}: {SHARE_NAME_RULE}", field="name")
+        if self.name.lower() in _RESERVED:
+            raise SmbError(f"{what} is reserved: {', '.join(sorted(_RESERVED))}", field="name")
+        if self.name != self.name.strip():
+            raise SmbError(f"{what} must not start or end with a space", field="name")
+        _no_macro(self.name, what, "name")
 
     @property
     def uses_fruit(self) -> bool:
