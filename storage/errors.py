@@ -51,15 +51,25 @@ def _field_for_property(message: str) -> str | None:
     return next((name for name in PROPERTY_FIELDS if name in lowered), None)
 
 
-def to_validation_error(exc: zfs.ZfsError, field: str | None = None) -> ValidationError:
-    """A ValidationError naming the field the failure is about, with ZFS's own reason."""
+def to_validation_error(
+    exc: zfs.ZfsError,
+    field: str | None = None,
+    *,
+    fields: Mapping[type[zfs.ZfsError], str] | None = None,
+) -> ValidationError:
+    """A ValidationError naming the field the failure is about, with ZFS's own reason.
+
+    `fields` names the field for some error classes when the caller knows better than the
+    usual guess (NoSpace on a file system comes from its reservation, not a size).
+    """
     default_field, sentence = next(
         (value for cls, value in FRIENDLY.items() if isinstance(exc, cls)),
         (NON_FIELD_ERRORS, "ZFS refused the change."),
     )
-    target = field or default_field
+    known = next((f for cls, f in (fields or {}).items() if isinstance(exc, cls)), None)
+    target = field or known or default_field
     if isinstance(exc, zfs.InvalidProperty):
-        target = field or _field_for_property(exc.message) or default_field
+        target = field or known or _field_for_property(exc.message) or default_field
     detail = exc.message.strip()
     text = f"{sentence} ZFS said: {detail}" if detail and detail != sentence else sentence
     return ValidationError({target: [text]})
@@ -70,16 +80,18 @@ def engine_call(
     field: str | None = None,
     *,
     sentences: Mapping[type[zfs.ZfsError], str] | None = None,
+    fields: Mapping[type[zfs.ZfsError], str] | None = None,
 ) -> T:
     """Run one engine operation; its typed error becomes a ValidationError on `field`.
 
     `sentences` says, for the refusals only some operations meet, what to tell the user
     before the engine's own words (a disk replace: "That would leave some data without...").
+    `fields` names the field of some error classes (see to_validation_error).
     """
     try:
         return call()
     except zfs.ZfsError as exc:
         sentence = next((s for cls, s in (sentences or {}).items() if isinstance(exc, cls)), None)
         if sentence is None or field is None:
-            raise to_validation_error(exc, field) from exc
+            raise to_validation_error(exc, field, fields=fields) from exc
         raise fail(field, f"{sentence} ZFS said: {exc.message}") from exc

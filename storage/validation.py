@@ -9,7 +9,7 @@ from __future__ import annotations
 from nasui.lib import units
 from nasui.lib.units import format_size as format_size  # re-exported: services say v.format_size
 from nasui.validation import fail
-from storage.zfs import names
+from storage.zfs import layout, names
 from storage.zfs.base import COMPRESSION_CHOICES, MIN_DISKS
 
 # ZFS keeps sizes in signed 64-bit fields in places: 8 EiB is beyond any real pool anyway.
@@ -22,14 +22,8 @@ SPARSE_LABEL = "Sparse (thin): reserve no space up front"
 MAX_NAME = 200  # ZFS allows 255 bytes for a full name; the panel keeps room for snapshots
 SIZE_HINT = "Enter a size such as 512M, 20G or 1.5T (units K, M, G, T, P)."
 
-LAYOUT_CHOICES = [
-    ("stripe", "Stripe (no redundancy)"),
-    ("mirror", "Mirror"),
-    ("raid10", "RAID10 (striped mirrors)"),
-    ("raidz1", "RAID-Z1 (survives one disk failure)"),
-    ("raidz2", "RAID-Z2 (survives two disk failures)"),
-    ("raidz3", "RAID-Z3 (survives three disk failures)"),
-]
+# One table of names: the form's choices and every message about a layout say the same words.
+LAYOUT_CHOICES = [(key, f"{name} ({what})") for key, (name, what) in layout.LAYOUTS.items()]
 COMPRESSION_FORM_CHOICES = ["inherit", *COMPRESSION_CHOICES]
 DEDUP_FORM_CHOICES = ["inherit", "off", "on", "verify"]
 SYNC_FORM_CHOICES = ["inherit", "standard", "always", "disabled"]
@@ -66,14 +60,36 @@ def validate_pool_name(name: str, field: str = "name") -> str:
     return name
 
 
+LEADING_SLASH = "A dataset name starts with its pool, not /: e.g. tank/media."
+EMPTY_PART = "A part of the name is empty: no // and no / at the end."
+
+
+def name_part_problem(part: str) -> str | None:
+    """Why one /-separated part of a name, as typed, is refused before ZFS's rules (or None)."""
+    if part != part.strip():
+        return f"“{part}”: spaces around a name part are not allowed."
+    if not part:
+        return EMPTY_PART
+    return None
+
+
 def validate_dataset_name(name: str, field: str = "name") -> str:
-    """A full dataset name: pool/component[/component…], each component ZFS-valid."""
-    name = name.strip().strip("/")
+    """A full dataset name: pool/component[/component…], each component ZFS-valid.
+
+    Refused, never rewritten: a leading /, an empty part (// or a / at the end) and spaces
+    around a part each get their own message (the form or serializer trims the whole field).
+    """
+    if name.startswith("/"):
+        raise fail(field, LEADING_SLASH)
     if "/" not in name:
         raise fail(field, "Name a dataset inside a pool, e.g. tank/media.")
     if len(name) > MAX_NAME:
         raise fail(field, f"At most {MAX_NAME} characters in the full name.")
     pool, *components = name.split("/")
+    for part in (pool, *components):
+        problem = name_part_problem(part)
+        if problem:
+            raise fail(field, problem)
     validate_pool_name(pool, field)
     for component in components:
         problem = names.component_problem(component)
@@ -82,13 +98,22 @@ def validate_dataset_name(name: str, field: str = "name") -> str:
     return name
 
 
+def split_dataset_name(full: str, field: str = "name") -> tuple[str, str]:
+    """A full name checked as typed, then split: tank/a/b -> ("tank/a", "b")."""
+    validate_dataset_name(full, field)
+    parent, _, name = full.rpartition("/")
+    return parent, name
+
+
 def validate_component(name: str, field: str = "name") -> str:
     """The last part of a dataset name, as typed in a form next to its parent."""
-    name = name.strip()
-    if not name:
+    if not name.strip():
         raise fail(field, "Give it a name.")
     if "/" in name:
         raise fail(field, "Type the name only; the parent is chosen separately.")
+    problem = name_part_problem(name)
+    if problem:
+        raise fail(field, problem)
     if names.component_problem(name):
         raise fail(field, "Use only letters, digits, underscore, hyphen, colon and period.")
     if name.startswith(names.SCRATCH_PREFIX):
@@ -139,26 +164,30 @@ def validate_block_size(value: int, choices: list[int], field: str) -> int:
     return value
 
 
-def validate_layout(layout: str, disk_count: int, width: int | None) -> tuple[str, int]:
-    """Check disk counts for a layout; return (vdev type, disks per vdev)."""
-    vdev_type = "mirror" if layout == "raid10" else layout
-    if vdev_type not in MIN_DISKS:
+def validate_layout(layout_key: str, disk_count: int, width: int | None) -> tuple[str, int]:
+    """Check disk counts for a layout; return (vdev type, disks per vdev).
+
+    Messages name the layout as the form's choices do (RAID-Z1, not raidz1).
+    """
+    vdev_type = "mirror" if layout_key == "raid10" else layout_key
+    if vdev_type not in MIN_DISKS or layout_key not in layout.LAYOUTS:
         raise fail("layout", f"Pick one of: {', '.join(k for k, _ in LAYOUT_CHOICES)}.")
+    shown = layout.display_name(layout_key)
     minimum = MIN_DISKS[vdev_type]
-    if layout == "raid10":
+    if layout_key == "raid10":
         width = width or 2
         if disk_count < 2 * width:
             raise fail("disks", f"RAID10 needs at least two mirrors of {width}: {2 * width} disks.")
-    elif layout == "stripe":
+    elif layout_key == "stripe":
         width = 1
     elif width is None:
         width = disk_count
     if disk_count < minimum or width < minimum:
-        raise fail("disks", f"{vdev_type} needs at least {minimum} disks per vdev.")
+        raise fail("disks", f"{shown} needs at least {minimum} disks per vdev.")
     if disk_count % width:
         raise fail(
             "disks",
-            f"{disk_count} disks cannot be split into {vdev_type} vdevs of {width}: "
+            f"{disk_count} disks cannot be split into {shown} vdevs of {width}: "
             "all data vdevs must have the same width.",
         )
     return vdev_type, width

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -14,6 +15,7 @@ from rest_framework.response import Response
 from nasui.api.bodies import validated
 from nasui.api.viewsets import ListViewSet
 from nasui.validation import fail
+from storage import validation as v
 from storage.datasets import selectors, services
 from storage.datasets import serializers as s
 from storage.zfs import errors as zfs
@@ -38,10 +40,14 @@ def _listing(pool: str | None, *, volumes: bool, settle: bool) -> list[Any]:
         raise fail("pool", f"No pool is named “{pool}”.") from None
 
 
-def _split(full: str) -> tuple[str, str]:
-    """tank/a/b -> ("tank/a", "b")."""
-    parent, _, name = full.strip("/").rpartition("/")
-    return parent, name
+def _on_name(exc: ValidationError) -> ValidationError:
+    """The API takes one full name: what a page says of its parent is said of `name`."""
+    errors = exc.message_dict
+    if "parent" not in errors:
+        return exc
+    moved = {key: list(messages) for key, messages in errors.items() if key != "parent"}
+    moved["name"] = [*moved.get("name", []), *errors["parent"]]
+    return ValidationError(moved)
 
 
 class _DatasetBase(ListViewSet):
@@ -85,8 +91,11 @@ class _DatasetBase(ListViewSet):
     def _create(self, request: Request, body: type[Any], service: Callable[..., Any]) -> Response:
         """Create from a body naming the full path: `service(parent=, name=, **the rest)`."""
         data = validated(body, request.data)
-        parent, name = _split(data.pop("name"))
-        created = service(parent=parent, name=name, **data)
+        parent, name = v.split_dataset_name(data.pop("name"), "name")
+        try:
+            created = service(parent=parent, name=name, **data)
+        except ValidationError as exc:
+            raise _on_name(exc) from exc
         return Response(self.detail_serializer(created).data, status=status.HTTP_201_CREATED)
 
     def _update(

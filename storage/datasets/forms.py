@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -30,6 +31,19 @@ def _account_choices(ids: dict[str, int], current: int | None, kind: str) -> lis
     if current is not None and registry.name_of(ids, current) is None:
         choices.append((str(current), f"{kind} {current} (no panel account)"))
     return choices
+
+
+def label_inherit(form: forms.Form, inherited: Mapping[str, str]) -> None:
+    """Say what "inherit" gives on each property's choice: "inherit (lz4 from tank)"."""
+    for name, words in inherited.items():
+        field = form.fields.get(name)
+        if not isinstance(field, forms.ChoiceField):
+            continue
+        choices: list[tuple[Any, Any]] = list(field.choices)  # type: ignore[arg-type]
+        field.choices = [
+            (value, f"{label} ({words})" if label == "inherit" else label)
+            for value, label in choices
+        ]
 
 
 def _sync_field() -> forms.TypedChoiceField:
@@ -87,10 +101,19 @@ class DatasetPropertiesForm(StyledForm):
     )
 
     def __init__(
-        self, *args: Any, ownership: Ownership | None = None, folder: bool = True, **kwargs: Any
+        self,
+        *args: Any,
+        ownership: Ownership | None = None,
+        folder: bool = True,
+        inherited: Mapping[str, str] | None = None,
+        **kwargs: Any,
     ) -> None:
-        """Owner and group choices: root, the panel's accounts, and the folder's present ones."""
+        """Owner and group choices: root, the panel's accounts, and the folder's present ones.
+
+        `inherited` says, per property, what "inherit" gives (an edit form shows it).
+        """
         super().__init__(*args, **kwargs)
+        label_inherit(self, inherited or {})
         if not folder:
             # Not mounted: no folder to own, and its properties must stay editable.
             for name in self.permission_names:
@@ -133,6 +156,13 @@ class ZvolPropertiesForm(StyledForm):
     dedup = forms.ChoiceField(choices=_choices(v.DEDUP_FORM_CHOICES), initial="inherit")
     sync = _sync_field()
     comment = forms.CharField(required=False, max_length=200)
+
+    def __init__(
+        self, *args: Any, inherited: Mapping[str, str] | None = None, **kwargs: Any
+    ) -> None:
+        """`inherited` says, per property, what "inherit" gives (an edit form shows it)."""
+        super().__init__(*args, **kwargs)
+        label_inherit(self, inherited or {})
 
 
 class ZvolCreateForm(ZvolPropertiesForm):

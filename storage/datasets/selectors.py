@@ -5,11 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from nasui.lib.units import format_size
 from storage.datasets import selectors as storage
 from storage.engine import get_engine
 from storage.zfs import names
-from storage.zfs.base import Dataset
+from storage.zfs.base import Dataset, PropertyValue
 from storage.zfs.errors import ZfsError
+
+SIZE_PROPERTIES = ("recordsize", "volblocksize")
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,38 @@ def dataset_properties(name: str, properties: tuple[str, ...]) -> dict[str, str]
     for prop, value in found.items():
         values[prop] = value.value if value.source == "local" else "inherit"
     return values
+
+
+def inherited_values(name: str, properties: tuple[str, ...]) -> dict[str, str]:
+    """What choosing "inherit" would give each property, in words: "lz4 from tank".
+
+    An inherited or default value is the dataset's own; for a local one the parent's value
+    (and where that comes from) is read. A pool's root inherits ZFS's defaults.
+    """
+    engine = get_engine()
+    found = engine.get_properties(name, list(properties))
+    parent = name.rpartition("/")[0]
+    local = [prop for prop, value in found.items() if value.source == "local"]
+    above = engine.get_properties(parent, local) if parent and local else {}
+    words = {}
+    for prop, own in found.items():
+        value = above.get(prop) if own.source == "local" else own
+        words[prop] = _inherit_words(prop, value, parent) if value else "ZFS's default"
+    return words
+
+
+def _inherit_words(prop: str, found: PropertyValue, parent: str) -> str:
+    """ "lz4 from tank", "off, the default": a value and where it comes from."""
+    value = found.value
+    if prop in SIZE_PROPERTIES and value.isdigit():
+        value = format_size(int(value))
+    if found.source == "local":
+        return f"{value} from {parent}"
+    if found.source.startswith("inherited from "):
+        return f"{value} from {found.source.removeprefix('inherited from ')}"
+    if found.source == "default":
+        return f"{value}, the default"
+    return value
 
 
 def filesystem_names() -> list[str]:

@@ -68,8 +68,8 @@ def _validated_properties(
 
 
 def _child_name(parent: str, name: str) -> str:
-    """parent/name, checked, with the parent existing."""
-    full = v.validate_dataset_name(f"{parent.strip('/')}/{v.validate_component(name)}")
+    """parent/name as given (refused, never rewritten), with the parent existing."""
+    full = v.validate_dataset_name(f"{parent}/{v.validate_component(name)}")
     parent_ds = engine_call(lambda: get_engine().get_dataset(parent), "parent")
     if parent_ds.is_volume:
         raise fail("parent", "A zvol cannot contain datasets.")
@@ -152,7 +152,10 @@ def dataset_create(
         compression=compression, dedup=dedup, comment=comment or None, extra=extra, sync=sync
     )
     to_set, _ = _property_changes(props)
-    engine_call(lambda: get_engine().create_dataset(full, properties=to_set))
+    engine_call(
+        lambda: get_engine().create_dataset(full, properties=to_set),
+        fields=_space_taken_by(extra),
+    )
     if (owner or registry.ROOT, group or registry.ROOT, mode or "") == (
         registry.ROOT,
         registry.ROOT,
@@ -171,6 +174,11 @@ def dataset_create(
     return engine_call(lambda: get_engine().get_dataset(full))
 
 
+def _space_taken_by(props: dict[str, Any]) -> dict[type[zfs.ZfsError], str]:
+    """Where "not enough space" belongs: a file system takes space only for its reservation."""
+    return {zfs.NoSpace: "reservation"} if props.get("reservation") not in (None, "none") else {}
+
+
 def _apply_changes(
     name: str,
     props: dict[str, Any],
@@ -181,7 +189,9 @@ def _apply_changes(
     """Set and inherit properties (then run `last`) on a dataset or zvol, all or nothing."""
     to_set, to_inherit = _property_changes(props)
     engine_call(
-        lambda: apply_all_or_nothing(get_engine(), name, to_set, to_inherit, last=last), field
+        lambda: apply_all_or_nothing(get_engine(), name, to_set, to_inherit, last=last),
+        field,
+        fields=_space_taken_by(props),
     )
     return engine_call(lambda: get_engine().get_dataset(name))
 

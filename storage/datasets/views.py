@@ -106,7 +106,8 @@ def _edit_page(
         other = "storage:zvol-edit" if dataset.is_volume else "storage:dataset-edit"
         return redirect(other, name=name)
     initial = _initial_properties(dataset)
-    extra: dict[str, Any] = {}
+    wanted = VOLUME_PROPERTIES if volume else FILESYSTEM_PROPERTIES
+    extra: dict[str, Any] = {"inherited": selectors.inherited_values(name, wanted)}
     if not volume:
         ownership = ownership_selectors.mountpoint_ownership(dataset.mountpoint)
         extra.update(ownership=ownership, folder=ownership is not None)

@@ -9,6 +9,7 @@ from storage.pools import api, views
 urlpatterns = [
     path("", views.index, name="index"),
     path("pools/create/", views.pool_create, name="pool-create"),
+    path("pools/create/capacity/", views.pool_capacity, name="pool-capacity"),
     path("pools/import/", views.pool_import, name="pool-import"),
     path("pools/<str:name>/", views.pool_detail, name="pool"),
     path("pools/<str:name>/scrub/", views.pool_scrub, name="pool-scrub"),

@@ -43,6 +43,17 @@ def pool_create(request: HttpRequest) -> HttpResponse:
     )
 
 
+def pool_capacity(request: HttpRequest) -> HttpResponse:
+    """The create form's usable-space line for the layout and disks ticked so far (htmx)."""
+    width = request.GET.get("width", "").strip()
+    preview = selectors.capacity_preview(
+        layout=request.GET.get("layout", ""),
+        disks=request.GET.getlist("disks"),
+        width=int(width) if width.isdigit() and int(width) > 0 else None,
+    )
+    return render(request, "storage/_capacity.html", {"preview": preview})
+
+
 def pool_detail(request: HttpRequest, name: str) -> HttpResponse:
     """Health, vdev tree, capacity, ratios, dedup table and the datasets of one pool."""
     try:

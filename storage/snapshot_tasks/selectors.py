@@ -49,12 +49,9 @@ def preset_of(task: SnapshotTask) -> str:
 
 
 def schedule_text(task: SnapshotTask) -> str:
-    """'Every hour, on the hour', or the cron-like fields; plus the daily window if any."""
+    """'Every hour, on the hour', or the fields in words; plus the daily window if any."""
     preset = preset_of(task)
-    if preset in PRESET_WORDS:
-        words = PRESET_WORDS[preset]
-    else:
-        words = f"minutes {task.minutes} · hours {task.hours} · days {task.days_of_week}"
+    words = PRESET_WORDS.get(preset) or task.schedule_in_words
     if (task.begin, task.end) != ALL_DAY:
         words += f", only from {task.begin:%H:%M} to {task.end:%H:%M}"
     return words

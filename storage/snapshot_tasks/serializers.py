@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+import re
+from datetime import datetime, time
+from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -11,10 +13,39 @@ from storage.models import SnapshotTask
 from storage.snapshot_tasks import selectors
 from storage.snapshot_tasks.services import FIELDS
 
+TIME_OF_DAY = r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$"
+TIME_OF_DAY_HELP = "local time of day, HH:MM"
+
+
+@extend_schema_field(
+    {"type": "string", "pattern": TIME_OF_DAY, "description": TIME_OF_DAY_HELP, "example": "23:59"}
+)
+class TimeOfDayField(serializers.Field):  # type: ignore[type-arg]
+    """A wall-clock time as "HH:MM" (":SS" accepted and kept), the machine's own time zone.
+
+    Not DRF's TimeField: OpenAPI's `format: time` is RFC 3339's full-time, which needs an
+    offset ("00:00:00Z"), and a daily window has none: it follows the local clock.
+    """
+
+    default_error_messages = {"invalid": "Give a time of day as HH:MM, e.g. 08:30."}
+
+    def to_internal_value(self, data: Any) -> time:
+        """ "08:30" or "08:30:00" -> time(8, 30)."""
+        if not isinstance(data, str) or not re.fullmatch(TIME_OF_DAY, data.strip()):
+            self.fail("invalid")
+        hour, minute, second = (int(part) for part in f"{data.strip()}:0".split(":")[:3])
+        return time(hour, minute, second)
+
+    def to_representation(self, value: time) -> str:
+        """time(8, 30) -> "08:30" (with seconds only when there are some)."""
+        return f"{value:%H:%M:%S}" if value.second else f"{value:%H:%M}"
+
 
 class SnapshotTaskSerializer(serializers.ModelSerializer[SnapshotTask]):
     """A periodic snapshot task: its fields, its last run and its next one."""
 
+    begin = TimeOfDayField(required=False, help_text=f"{TIME_OF_DAY_HELP}: runs start from it.")
+    end = TimeOfDayField(required=False, help_text=f"{TIME_OF_DAY_HELP}: no run after it.")
     schedule_text = serializers.SerializerMethodField()
     next_run = serializers.SerializerMethodField()
     lifetime_text = serializers.CharField(read_only=True)

@@ -17,7 +17,7 @@ from nasui.validation import fail
 from storage.engine import get_engine
 from storage.models import SnapshotTask
 from storage.periodic import claimed_slots, save_changes
-from storage.schedule import ScheduleError, lifetime
+from storage.schedule import ScheduleError, check_window, lifetime
 from storage.snapshot_tasks.selectors import schedule_of
 from storage.zfs import errors as zfs
 from storage.zfs import naming, pruning
@@ -40,6 +40,7 @@ def _check(task: SnapshotTask) -> None:
     if problem:
         raise fail("naming_schema", problem)
     try:
+        check_window(task.begin, task.end)
         schedule_of(task)
         lifetime(task.lifetime_value, task.lifetime_unit)
     except ScheduleError as exc:
@@ -85,13 +86,19 @@ def run_due_tasks(now: datetime | None = None) -> list[str]:
 def snapshot_task_run(*, task: SnapshotTask, slot: datetime, now: datetime) -> str:
     """Take the slot's snapshot, then prune this task's expired ones; "" when it failed."""
     # Names carry UTC time, the time SMB's "Previous versions" reads them in (shadow:localtime).
-    name = f"{task.dataset}@{naming.render(task.naming_schema, slot.astimezone(UTC))}"
+    short = naming.render(task.naming_schema, slot.astimezone(UTC))
     task.last_run_at, task.last_error, task.last_snapshot = now, "", ""
     try:
-        get_engine().create_snapshot(
-            name, recursive=task.recursive, properties={TASK_PROPERTY: str(task.pk)}
+        # Another task (of a dataset above or below) may have taken the name this minute.
+        short = naming.take_unique(
+            short,
+            lambda name: get_engine().create_snapshot(
+                f"{task.dataset}@{name}",
+                recursive=task.recursive,
+                properties={TASK_PROPERTY: str(task.pk)},
+            ),
         )
-        task.last_snapshot = name
+        task.last_snapshot = f"{task.dataset}@{short}"
         task.last_pruned = prune(task, now)
     except (zfs.ZfsError, ValidationError) as exc:
         log.warning("snapshot task %s failed: %s", task.pk, exc)

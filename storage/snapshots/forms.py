@@ -16,7 +16,11 @@ class SnapshotCreateForm(StyledForm):
     name = forms.CharField(
         required=False,
         max_length=200,
-        help_text="Left empty: manual-<date>. Fields such as %Y%m%d-%H%M are filled in (UTC).",
+        help_text=(
+            "Left empty: manual-<date>, which Windows lists under Previous Versions. Fields such"
+            " as %Y%m%d-%H%M are filled in (UTC); a name of your own is kept, but Windows does"
+            " not list it."
+        ),
     )
     recursive = forms.BooleanField(
         required=False, label="Recursive: also snapshot every dataset inside it, atomically"

@@ -46,17 +46,32 @@ def snapshot_create(
 ) -> Snapshot:
     """Take a snapshot now (of the whole tree, atomically, when recursive)."""
     dataset = _dataset(dataset)
+    automatic = _automatic(name)
     name = _rendered(name, now or timezone.now())
     problem = snapshot_name_problem(name)
     if problem:
         raise fail("name", problem)
+
+    def create(short: str) -> None:
+        get_engine().create_snapshot(f"{dataset}@{short}", recursive=recursive)
+
     try:
-        get_engine().create_snapshot(f"{dataset}@{name}", recursive=recursive)
+        # A name made from the time gets -2, -3... when one was taken that second; a name the
+        # user typed is theirs: taken, it is refused.
+        if automatic:
+            name = naming.take_unique(name, create)
+        else:
+            create(name)
     except zfs.DatasetExists:
         raise fail("name", f"{dataset} already has a snapshot named “{name}”.") from None
     except zfs.ZfsError as exc:
         raise to_validation_error(exc) from exc
     return selectors.snapshot_get(f"{dataset}@{name}")
+
+
+def _automatic(name: str) -> bool:
+    """True when the name is made from the time (empty: the manual schema; or strftime codes)."""
+    return not name.strip() or "%" in name
 
 
 def _rendered(name: str, now: datetime) -> str:

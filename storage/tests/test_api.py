@@ -44,7 +44,8 @@ def test_pool_input_errors_name_the_field(api, sandbox):
         {"name": "tank", "layout": "raidz2", "disks": ["sda", "sdb", "sdc"]},
         content_type=JSON,
     )
-    assert response.json()["fields"] == {"disks": ["raidz2 needs at least 4 disks per vdev."]}
+    # Named as the form's layout choices name it (RAID-Z2, not raidz2).
+    assert response.json()["fields"] == {"disks": ["RAID-Z2 needs at least 4 disks per vdev."]}
     assert Job.objects.count() == 0
 
 
@@ -236,3 +237,41 @@ def test_a_list_request_lists_zfs_once(api, tank, monkeypatch):
 
 def test_a_missing_dataset_page_is_404(admin_client, tank):
     assert admin_client.get("/storage/datasets/tank/nosuch/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("tank//x", "A part of the name is empty"),
+        ("/tank/x", "starts with its pool, not /"),
+        ("tank/ y", "spaces around a name part are not allowed"),
+        ("tank/nope/x", "No such dataset"),
+    ],
+)
+def test_a_bad_dataset_name_is_refused_on_name_and_nothing_is_made(api, tank, name, words):
+    response = api.post("/api/storage/datasets/", {"name": name}, content_type=JSON)
+    assert response.status_code == 400
+    fields = response.json()["fields"]
+    assert list(fields) == ["name"]  # the field the name was typed in, never "parent"
+    assert words in fields["name"][0]
+    listed = [d["name"] for d in api.get("/api/storage/datasets/").json()["results"]]
+    assert listed == ["tank"]
+
+
+def test_spaces_around_the_whole_name_are_trimmed_as_any_field_is(api, tank):
+    created = api.post("/api/storage/datasets/", {"name": " tank/z "}, content_type=JSON)
+    assert created.status_code == 201
+    assert created.json()["name"] == "tank/z"
+
+
+def test_a_reservation_beyond_the_pool_is_refused_on_reservation(api, tank):
+    created = api.post(
+        "/api/storage/datasets/", {"name": "tank/x", "reservation": "1P"}, content_type=JSON
+    )
+    assert created.status_code == 400
+    assert list(created.json()["fields"]) == ["reservation"]
+    api.post("/api/storage/datasets/", {"name": "tank/y"}, content_type=JSON)
+    changed = api.patch("/api/storage/datasets/tank/y/", {"reservation": "1P"}, content_type=JSON)
+    assert changed.status_code == 400
+    assert list(changed.json()["fields"]) == ["reservation"]
+    assert api.get("/api/storage/datasets/tank/y/").json()["reservation"] is None

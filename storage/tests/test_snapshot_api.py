@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from datetime import time
 from urllib.parse import quote
 
 import pytest
@@ -188,6 +190,9 @@ def test_task_crud_goes_through_the_services(api, home):
         ({"dataset": "tank/home", "hours": "25"}, "hours"),
         ({"dataset": "tank/home", "lifetime_unit": "decade"}, "lifetime_unit"),
         ({"dataset": "tank/home", "begin": "10:00", "end": "09:00"}, "end"),
+        ({"dataset": "tank/home", "begin": "09:00", "end": "09:00"}, "end"),
+        ({"dataset": "tank/home", "begin": "9am"}, "begin"),
+        ({"dataset": "tank/home", "end": "24:00"}, "end"),
     ],
 )
 def test_a_bad_task_is_a_400_on_its_field(api, home, body, field):
@@ -219,3 +224,22 @@ def test_the_schema_documents_the_snapshot_endpoints():
         "/api/storage/snapshot-tasks/{id}/",
     ):
         assert path in paths, path
+
+
+def test_a_tasks_window_is_hh_mm_as_its_schema_says(api, home):
+    made = api.post(
+        TASKS,
+        {"dataset": "tank/home", "begin": "08:30:00", "end": "18:00"},
+        content_type=JSON,
+    )
+    assert made.status_code == 201, made.json()
+    assert (made.json()["begin"], made.json()["end"]) == ("08:30", "18:00")
+    task = SnapshotTask.objects.get()
+    assert (task.begin, task.end) == (time(8, 30), time(18, 0))
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    for field in ("begin", "end"):
+        declared = schema["components"]["schemas"]["SnapshotTask"]["properties"][field]
+        assert declared["type"] == "string"
+        assert "format" not in declared  # OpenAPI's time format wants an offset: "08:30:00Z"
+        assert declared["description"].startswith("local time of day, HH:MM")
+        assert re.fullmatch(declared["pattern"].strip("^$"), made.json()[field])

@@ -169,3 +169,23 @@ def test_a_name_may_carry_strftime_fields_filled_in_utc(home: Path) -> None:
     with pytest.raises(ValidationError) as caught:
         snapshot_services.snapshot_create(dataset="tank/home", name="x-%A")
     assert "%A cannot be used" in errors(caught)["name"][0]
+
+
+def test_two_snapshots_named_from_the_same_second_both_succeed(home: Path) -> None:
+    from datetime import UTC, datetime
+
+    moment = datetime(2026, 11, 23, 18, 30, 5, tzinfo=UTC)
+    first = snapshot_services.snapshot_create(dataset="tank/home", now=moment)
+    second = snapshot_services.snapshot_create(dataset="tank/home", now=moment)
+    assert first.short_name == "manual-2026-11-23_18-30-05"
+    assert second.short_name == "manual-2026-11-23_18-30-05-2"
+    coded = snapshot_services.snapshot_create(
+        dataset="tank/home", name="auto-%Y-%m-%d_%H-%M", now=moment
+    )
+    again = snapshot_services.snapshot_create(
+        dataset="tank/home", name="auto-%Y-%m-%d_%H-%M", now=moment
+    )
+    assert (coded.short_name, again.short_name) == (
+        "auto-2026-11-23_18-30",
+        "auto-2026-11-23_18-30-2",
+    )

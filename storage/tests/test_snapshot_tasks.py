@@ -226,3 +226,20 @@ def test_any_failure_of_a_run_is_recorded_on_the_task(home, monkeypatch):
     task.refresh_from_db()
     assert task.last_run_at is not None
     assert task.last_error == "OverflowError: date value out of range"
+
+
+def test_two_tasks_naming_the_same_minute_both_take_their_snapshot(home: str) -> None:
+    above = task_for(dataset="tank", recursive=True)  # also snapshots tank/home
+    below = task_for()
+    now = this_minute()
+    made = run_at(now)  # tasks run in dataset order: tank's first, then tank/home's
+    name = f"auto-{now.astimezone(UTC):%Y-%m-%d_%H-%M}"
+    assert sorted(made) == sorted([f"tank@{name}", f"tank/home@{name}-2"])
+    for task in (above, below):
+        task.refresh_from_db()
+        assert task.last_error == ""
+    # The suffixed one is still the task's own, pruned when its slot expires.
+    run_at(now + timedelta(days=2))
+    below.refresh_from_db()
+    assert below.last_pruned == 1
+    assert f"tank/home@{name}-2" not in snaps()

@@ -124,3 +124,35 @@ def test_a_size_that_is_not_whole_bytes_is_refused_not_rounded(text):
 
 def test_a_fractional_size_with_a_unit_that_comes_to_whole_bytes_is_fine():
     assert v.parse_size("1.5K") == 1536
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("/tank/x", "a dataset name starts with its pool, not /"),
+        ("tank/ y", "spaces around a name part are not allowed"),
+        ("tank/y /z", "spaces around a name part are not allowed"),
+        ("tank//x", "A part of the name is empty"),
+        ("tank/x/", "A part of the name is empty"),
+    ],
+)
+def test_a_dataset_name_is_refused_as_typed_never_rewritten(name, words):
+    with pytest.raises(ValidationError) as exc:
+        v.validate_dataset_name(name)
+    assert words.lower() in _message(exc, "name").lower()
+
+
+def test_a_name_part_with_spaces_around_it_is_refused_not_trimmed():
+    with pytest.raises(ValidationError, match="spaces around a name part"):
+        v.validate_component(" y")
+    assert v.split_dataset_name("tank/a/b") == ("tank/a", "b")
+
+
+def test_layout_messages_say_the_name_the_form_choice_shows():
+    labels = dict(v.LAYOUT_CHOICES)
+    with pytest.raises(ValidationError) as exc:
+        v.validate_layout("raidz2", 3, None)
+    message = _message(exc, "disks")
+    assert message == "RAID-Z2 needs at least 4 disks per vdev."
+    assert labels["raidz2"].startswith("RAID-Z2 ")
+    assert labels["raidz1"] == "RAID-Z1 (survives one disk failure)"

@@ -10,6 +10,69 @@ from storage.zfs.errors import InvalidLayout
 # Minimum disks per data vdev, as TrueNAS enforces them.
 MIN_DISKS = {"stripe": 1, "mirror": 2, "raidz1": 3, "raidz2": 4, "raidz3": 5}
 DATA_VDEV_TYPES = tuple(MIN_DISKS)
+# The layouts a new pool can have: the panel's name of each and what it keeps. The create
+# form's choices and every message about a layout say these names (RAID-Z1, never raidz1).
+LAYOUTS: dict[str, tuple[str, str]] = {
+    "stripe": ("Stripe", "no redundancy"),
+    "mirror": ("Mirror", "a full copy on each disk"),
+    "raid10": ("RAID10", "striped mirrors"),
+    "raidz1": ("RAID-Z1", "survives one disk failure"),
+    "raidz2": ("RAID-Z2", "survives two disk failures"),
+    "raidz3": ("RAID-Z3", "survives three disk failures"),
+}
+PARITY = {"raidz1": 1, "raidz2": 2, "raidz3": 3}
+_COUNTS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def display_name(layout: str) -> str:
+    """The panel's name of a layout or data vdev type ("raidz1" -> "RAID-Z1")."""
+    return LAYOUTS.get(layout, (layout, ""))[0]
+
+
+@dataclass(frozen=True)
+class CapacityEstimate:
+    """What a new pool's data vdevs would give: usable bytes before ZFS's own overheads."""
+
+    raw: int  # every data disk's size added up
+    usable: int  # after parity or copies, before metadata, padding and slop space
+    lost_disks: int  # disks' worth that go to parity or copies
+    spent_on: str  # "parity", "copies" or "" (a stripe keeps nothing back)
+    uneven: bool  # a vdev mixes sizes: its larger disks are used only up to its smallest
+
+    def lost_words(self) -> str:
+        """ "one disk's worth goes to parity", "no redundancy", ..."""
+        if not self.spent_on:
+            return "no redundancy: losing one disk loses the pool"
+        count = _COUNTS[self.lost_disks] if self.lost_disks < len(_COUNTS) else self.lost_disks
+        verb = "goes" if self.lost_disks == 1 else "go"
+        worth = "disk's" if self.lost_disks == 1 else "disks'"
+        return f"{count} {worth} worth {verb} to {self.spent_on}"
+
+
+def estimate_capacity(vdev_type: str, groups: Sequence[Sequence[int]]) -> CapacityEstimate:
+    """Usable space of data vdevs of `vdev_type`, each given as its disks' sizes in bytes.
+
+    stripe: every disk adds up; mirror: the smallest disk of each mirror; raidzN: (n - N)
+    times the smallest disk of each vdev. An estimate: ZFS then keeps some for metadata,
+    RAID-Z padding and its slop space (1/32 of the pool).
+    """
+    usable, lost = 0, 0
+    for sizes in groups:
+        smallest, width = min(sizes, default=0), len(sizes)
+        if vdev_type == "stripe":
+            usable += sum(sizes)
+            continue
+        kept = 1 if vdev_type == "mirror" else max(0, width - PARITY.get(vdev_type, 0))
+        usable += kept * smallest
+        lost += width - kept
+    spent_on = "" if vdev_type == "stripe" else "copies" if vdev_type == "mirror" else "parity"
+    return CapacityEstimate(
+        raw=sum(sum(sizes) for sizes in groups),
+        usable=usable,
+        lost_disks=lost,
+        spent_on=spent_on,
+        uneven=vdev_type != "stripe" and any(len(set(sizes)) > 1 for sizes in groups),
+    )
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
+from storage.zfs.errors import DatasetExists
 from storage.zfs.snapshots import snapshot_name_problem
 
 # SMB's "Previous versions" lists the snapshots named this way (sharing/smb/render.py).
@@ -13,6 +15,12 @@ DEFAULT_SCHEMA = "auto-%Y-%m-%d_%H-%M"
 REQUIRED = ("%Y", "%m", "%d", "%H", "%M")
 ALLOWED = {"%Y", "%m", "%d", "%H", "%M", "%S", "%y", "%j"}
 _CODE = re.compile(r"%.")
+# Two snapshots named for the same time (a manual one in the same second, or two tasks on
+# nested datasets in the same minute): the second is name-2, the third name-3, and so on.
+# Samba's shadow_copy2 reads the time at the start of a name with strptime and ignores what
+# follows, so Previous Versions lists these too; pruning reads the slot without the suffix.
+_SUFFIX = re.compile(r"-([2-9]|[1-9][0-9]+)$")
+MAX_SUFFIX = 99
 
 
 def codes_problem(schema: str) -> str | None:
@@ -47,8 +55,35 @@ def matches(schema: str, name: str) -> bool:
 
 
 def slot_of(schema: str, name: str) -> datetime | None:
-    """The UTC time a name of this schema was made for, or None when the schema did not make it."""
-    try:
-        return datetime.strptime(name, schema).replace(tzinfo=UTC)
-    except ValueError:
-        return None
+    """The UTC time a name of this schema was made for, or None when the schema did not make it.
+
+    A name made unique with a suffix (-2, -3...) has the slot of the name without it.
+    """
+    for text in dict.fromkeys((name, _SUFFIX.sub("", name))):
+        try:
+            return datetime.strptime(text, schema).replace(tzinfo=UTC)
+        except ValueError:
+            continue
+    return None
+
+
+def candidates(name: str) -> Iterator[str]:
+    """name, then name-2, name-3... up to name-99: the names an automatic snapshot may take."""
+    yield name
+    for number in range(2, MAX_SUFFIX + 1):
+        yield f"{name}-{number}"
+
+
+def take_unique(name: str, create: Callable[[str], None]) -> str:
+    """Create the snapshot `name` (short), or the first of name-2, name-3... not taken; the name.
+
+    `create` makes the snapshot of that short name and raises DatasetExists when it exists
+    (on the dataset, or on a descendant for a recursive one).
+    """
+    for candidate in candidates(name):
+        try:
+            create(candidate)
+        except DatasetExists:
+            continue
+        return candidate
+    raise DatasetExists(f"cannot create snapshot '{name}': {MAX_SUFFIX} of that name already exist")
