@@ -159,6 +159,8 @@ AXES_VERBOSE = False
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("TZ", "UTC")
+# One way of writing dates and times on every page: 2026-11-26 14:05 (nasui/formats/).
+FORMAT_MODULE_PATH = "nasui.formats"
 USE_I18N = False
 USE_TZ = True
 
@@ -220,6 +222,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "nasui.api.schema.add_error_responses",
+        "nasui.api.links.add_links",
     ],
 }
 

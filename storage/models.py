@@ -6,10 +6,27 @@ from datetime import time
 
 from django.db import models
 
+from storage.schedule import ScheduleError, in_words
 from storage.zfs import naming
 
 
-class SnapshotTask(models.Model):
+class ScheduleInWords:
+    """A task with cron-like minutes, hours and days_of_week, said as a sentence on its pages."""
+
+    minutes: str
+    hours: str
+    days_of_week: str
+
+    @property
+    def schedule_in_words(self) -> str:
+        """"At 02:30 on Sunday"; the fields themselves if they cannot be read."""
+        try:
+            return in_words(self.minutes, self.hours, self.days_of_week)
+        except ScheduleError:
+            return f"minutes {self.minutes}, hours {self.hours}, days {self.days_of_week}"
+
+
+class SnapshotTask(ScheduleInWords, models.Model):
     """Snapshots of a dataset (or zvol) taken on a schedule and pruned after a lifetime."""
 
     class LifetimeUnit(models.TextChoices):
@@ -54,7 +71,7 @@ class SnapshotTask(models.Model):
         return f"{self.lifetime_value} {unit[:-1] if self.lifetime_value == 1 else unit}"
 
 
-class ScrubTask(models.Model):
+class ScrubTask(ScheduleInWords, models.Model):
     """When a pool is checked for a scrub, and how old its last scrub may get (TrueNAS's rule)."""
 
     pool = models.CharField(max_length=255, unique=True)
@@ -77,7 +94,7 @@ class ScrubTask(models.Model):
         return f"scrub {self.pool} every {self.threshold_days} days"
 
 
-class SmartTestTask(models.Model):
+class SmartTestTask(ScheduleInWords, models.Model):
     """A scheduled SMART self-test (short or long) of some disks, or of every disk."""
 
     KINDS = [("short", "Short"), ("long", "Long")]

@@ -7,7 +7,7 @@ arithmetic (missed runs, retention) is unit-tested on its own.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -83,6 +83,20 @@ def _value(field: str, text: str, low: int, high: int, names: tuple[str, ...]) -
         allowed = f"{low} to {high}" + (f" or {', '.join(names)}" if names else "")
         raise ScheduleError(field, f"“{text}” is not allowed here: use {allowed}, '*' or '*/N'.")
     return int(text)
+
+
+def check_window(begin: time, end: time) -> None:
+    """A daily window runs from `begin` to a later `end` the same day; ScheduleError on `end`.
+
+    Equal times are refused when a task is saved: such a window is either empty or one
+    minute long, and neither is what a user means by "between".
+    """
+    if begin == end:
+        raise ScheduleError(
+            "end", "Begin and end are the same time: make the window end after it begins."
+        )
+    if begin > end:
+        raise ScheduleError("end", "The window must end after it begins (same day).")
 
 
 @dataclass(frozen=True)
@@ -179,3 +193,75 @@ def lifetime(value: int, unit: str) -> timedelta:
 def expired(created: Iterable[tuple[str, datetime]], keep: timedelta, now: datetime) -> list[str]:
     """Names of the (name, created) pairs older than `keep` at `now`."""
     return [name for name, when in created if when + keep <= now]
+
+
+DAY_WORDS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def in_words(minutes: str, hours: str, days: str) -> str:
+    """Cron-like fields as a sentence: ("30", "2", "sun") -> "At 02:30 on Sunday"."""
+    mins = sorted(parse_field("minutes", minutes, 0, 59))
+    hrs = sorted(parse_field("hours", hours, 0, 23))
+    on = _days_in_words(sorted(parse_field("days_of_week", days, 0, 6, DAY_NAMES)))
+    return f"{_times_in_words(minutes.strip(), mins, hours.strip(), hrs)}{on}"
+
+
+def _times_in_words(minutes: str, mins: list[int], hours: str, hrs: list[int]) -> str:
+    every_hour = len(hrs) == 24
+    if len(mins) == 1 and len(hrs) <= 6:
+        return "At " + _listed([f"{h:02d}:{mins[0]:02d}" for h in hrs])
+    if len(mins) == 1:
+        at = "on the hour" if mins[0] == 0 else f"at {mins[0]} past"
+        step = _step_of(hours, 24)
+        if step:
+            return f"Every {step} hours, {at}"
+        return f"Every hour, {at}{_during(hrs, every_hour)}"
+    step = _step_of(minutes, 60)
+    often = f"Every {step} minutes" if step else "At minutes " + _listed([str(m) for m in mins])
+    if step == 1 or len(mins) == 60:
+        often = "Every minute"
+    return often + _during(hrs, every_hour)
+
+
+def _step_of(text: str, size: int) -> int | None:
+    """N for "*/N" (a step over the whole range), else None."""
+    found = _STEP.fullmatch(text.replace(" ", ""))
+    return int(found.group(1)) if found and size % int(found.group(1)) == 0 else None
+
+
+def _during(hrs: list[int], every_hour: bool) -> str:
+    if every_hour:
+        return ""
+    return " during hours " + _listed(_spans(hrs, lambda h: f"{h:02d}"))
+
+
+def _days_in_words(days: list[int]) -> str:
+    if len(days) == 7:
+        return ", every day"
+    if days == [0, 1, 2, 3, 4]:
+        return ", Monday to Friday"
+    if days == [5, 6]:
+        return ", at weekends"
+    return " on " + _listed(_spans(days, lambda d: DAY_WORDS[d]))
+
+
+def _spans(values: list[int], name: Callable[[int], str]) -> list[str]:
+    """[1, 2, 3, 7] -> ["1-3", "7"] with each end named by `name` (runs of three or more)."""
+    spans: list[list[int]] = []
+    for value in values:
+        if spans and value == spans[-1][-1] + 1:
+            spans[-1].append(value)
+        else:
+            spans.append([value])
+    words = []
+    for run in spans:
+        if len(run) >= 3:
+            words.append(f"{name(run[0])} to {name(run[-1])}")
+        else:
+            words += [name(v) for v in run]
+    return words
+
+
+def _listed(items: list[str]) -> str:
+    """["a", "b", "c"] -> "a, b and c"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.utils import timezone
 
@@ -91,7 +93,8 @@ def test_pool_creation_form_names_the_disk_rule(admin_client, sandbox):
         "/storage/pools/create/", {"name": "tank", "layout": "raidz2", "disks": ["sda", "sdb"]}
     )
     assert response.status_code == 400
-    assert "raidz2 needs at least 4 disks per vdev." in response.content.decode()
+    # The layout named as its choice says it (RAID-Z2), not as zpool spells it.
+    assert "RAID-Z2 needs at least 4 disks per vdev." in response.content.decode()
 
 
 def _message(response) -> str:
@@ -170,3 +173,18 @@ def test_a_zvol_page_shows_its_used_breakdown_in_readable_units(admin_client, ta
     for part in ("usedbydataset", "usedbyrefreservation", "usedbychildren"):
         assert _testid(page, part) == format_bytes(getattr(vol, part))
     assert vol.usedbyrefreservation > 60 * 1024**2
+
+
+def test_every_page_says_which_time_zone_its_times_are_in(admin_client, settings):
+    page = admin_client.get("/storage/").content.decode()
+    assert f'data-testid="time-zone">times in {settings.TIME_ZONE}<' in page
+
+
+def test_a_time_is_written_year_first_on_the_24_hour_clock(admin_client, tank):
+    from storage.scrub import services as scrub_services
+
+    scrub_services.scrub_task_of("tank")
+    page = admin_client.get("/storage/pools/tank/").content.decode()
+    next_check = page.split("Next check ")[1].split(".")[0]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", next_check), next_check
+    assert "At 00:00, every day, a check" in page  # the scrub schedule in words

@@ -7,7 +7,17 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from storage.schedule import PRESETS, Schedule, ScheduleError, due, expired, lifetime, parse_field
+from storage.schedule import (
+    PRESETS,
+    Schedule,
+    ScheduleError,
+    check_window,
+    due,
+    expired,
+    in_words,
+    lifetime,
+    parse_field,
+)
 from storage.zfs import naming
 
 TZ = ZoneInfo("Europe/Paris")
@@ -134,3 +144,28 @@ def test_naming_schemas_make_unique_valid_names_and_recognise_their_own() -> Non
     assert "%M" in (naming.schema_problem("daily-%Y-%m-%d_%H") or "")
     assert "cannot be used" in (naming.schema_problem("x-%Y%m%d%H%M-%A") or "")
     assert "not valid" in (naming.schema_problem("my snap %Y%m%d%H%M") or "")
+
+
+def test_a_window_that_begins_when_it_ends_is_refused_on_end() -> None:
+    with pytest.raises(ScheduleError) as caught:
+        check_window(time(9), time(9))
+    assert caught.value.field == "end"
+    assert "same time" in caught.value.message
+    check_window(time(9), time(9, 1))  # one minute is a window
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        (("0", "*", "*"), "Every hour, on the hour, every day"),
+        (("30", "2", "sun"), "At 02:30 on Sunday"),
+        (("*/15", "*", "*"), "Every 15 minutes, every day"),
+        (("0,30", "9-17", "mon-fri"), "At minutes 0 and 30 during hours 09 to 17, Monday to Friday"),  # noqa: E501
+        (("0", "*/6", "*"), "At 00:00, 06:00, 12:00 and 18:00, every day"),
+        (("0", "*/2", "*"), "Every 2 hours, on the hour, every day"),
+        (("15", "*", "sat,sun"), "Every hour, at 15 past, at weekends"),
+        (("0", "8,20", "mon,wed,fri"), "At 08:00 and 20:00 on Monday, Wednesday and Friday"),
+    ],
+)
+def test_a_schedule_is_said_in_words_not_cron(fields, words):
+    assert in_words(*fields) == words

@@ -209,8 +209,7 @@ def test_a_custom_schedule_is_kept_and_shown(admin_client, home):
     task = SnapshotTask.objects.get()
     assert (task.minutes, task.days_of_week, task.lifetime_text) == ("*/15", "mon-fri", "3 days")
     page = admin_client.get("/storage/snapshot-tasks/").content.decode()
-    assert "minutes */15" in page
-    assert "only from 08:00 to 18:00" in page
+    assert "Every 15 minutes, Monday to Friday, only from 08:00 to 18:00" in page  # in words
     assert "3 days" in page
     assert 'data-testid="next-run"><time' in page
 
@@ -269,3 +268,13 @@ def test_deleting_a_task_says_its_snapshots_stay_and_keeps_them(admin_client, ho
 def test_an_unknown_dataset_filter_is_said_and_everything_shown(admin_client, tank) -> None:
     page = admin_client.get("/storage/snapshots/?dataset=tank/nope").content.decode()
     assert "There is no dataset or zvol named “tank/nope”: showing all." in page
+
+
+def test_a_window_that_ends_when_it_begins_is_refused_on_end(admin_client, home):
+    form = {**TASK, "begin": "09:00", "end": "09:00"}
+    response = admin_client.post("/storage/snapshot-tasks/add/", form)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert 'data-field-error="end"' in page
+    assert "Begin and end are the same time" in page
+    assert not SnapshotTask.objects.exists()
