@@ -132,6 +132,8 @@ class MailSettings(SettingsRow):
     to_addresses = models.JSONField(default=list, blank=True)
     # A CA certificate (PEM) trusted besides the system ones, for a server with its own CA.
     ca_file = models.CharField(max_length=500, blank=True)
+    # The panel's own address (https://nas.example.com), for the link in every alert mail.
+    panel_url = models.URLField(max_length=300, blank=True)
     last_sent_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
     last_error_at = models.DateTimeField(null=True, blank=True)

@@ -65,7 +65,8 @@ class MailSettingsView(APIView):
 
     @extend_schema(request=MailSettingsSerializer, responses=MailSettingsSerializer)
     def put(self, request: Request) -> Response:
-        """Change the fields sent; an empty or omitted password keeps the stored one."""
+        """Change the fields sent; an empty or omitted password keeps the stored one, a null one
+        (or clear_password) forgets it. `warnings` says what is allowed but unwise."""
         changes = validated(MailSettingsSerializer, request.data, partial=True)
         saved = mail_settings.mail_settings_update(**changes)
         return Response(MailSettingsSerializer(saved).data)

@@ -47,6 +47,8 @@ def dismiss(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _render_mail(request: HttpRequest, form: MailSettingsForm, status: int = 200) -> HttpResponse:
     """The settings page with its form and the delivery status."""
+    # the address this page was opened at is the likeliest answer to "Panel address"
+    form.fields["panel_url"].widget.attrs["placeholder"] = request.build_absolute_uri("/")[:-1]
     context = {"form": form, "config": mail_settings.mail_settings_get()}
     return render(request, "alerts/mail.html", context, status=status)
 
@@ -57,15 +59,17 @@ def mail_page(request: HttpRequest) -> HttpResponse:
         return _render_mail(
             request, MailSettingsForm.for_settings(mail_settings.mail_settings_get())
         )
-    form = MailSettingsForm(request.POST)
+    form = MailSettingsForm(request.POST, request.FILES)
     if not form.is_valid():
         return _render_mail(request, form, status=400)
     try:
-        mail_settings.mail_settings_update(**form.cleaned_data)
+        saved = mail_settings.mail_settings_update(**form.cleaned_data)
     except ValidationError as exc:
         add_service_errors(form, exc)
         return _render_mail(request, form, status=400)
     messages.success(request, "E-mail settings saved.")
+    for warning in mail_settings.mail_settings_warnings(saved):
+        messages.warning(request, warning)
     return redirect("alerts:mail")
 
 

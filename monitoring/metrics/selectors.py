@@ -12,6 +12,7 @@ from django.db.models.fields.json import KeyTransform
 from django.db.models.sql.compiler import SQLCompiler
 
 from monitoring.metrics.engine import alerts, charts, rollup
+from monitoring.metrics.engine.labels import describe_unavailable, label_of
 from monitoring.metrics.engine.units import unit_of
 from monitoring.models import Rollup, Sample
 
@@ -120,7 +121,7 @@ def series(metrics: list[str], range_key: str, since: float | None = None) -> di
         "resolution": chosen.resolution,
         "seconds": chosen.seconds,
         "series": [
-            {"metric": name, "unit": unit_of(name),
+            {"metric": name, "label": label_of(name), "unit": unit_of(name),
              "points": rollup.downsample(points[name], MAX_POINTS)}
             for name in metrics
         ],
@@ -145,7 +146,7 @@ def alert_list(share: float) -> list[dict[str, str]]:
         else {}
     )
     found = [
-        *alerts.pool_alerts(values, health),
+        *alerts.pool_alerts(values, health, newest.info.get("disks")),
         *alerts.swap_alert(values),
         *alerts.ddt_alerts(values, pools, share, growth),
     ]
@@ -156,7 +157,8 @@ def page_charts(
     range_key: str, *, pool: str | None = None, dashboard: bool = False
 ) -> dict[str, Any]:
     """Charts for a page (the monitoring page, the dashboard, or one pool's page)."""
-    unavailable = current()["unavailable"]
+    now = current()
+    unavailable, values = now["unavailable"], now["values"]
     if pool is not None:
         host: tuple[charts.Chart, ...] = ()
         pools = {pool: charts.pool_charts(pool)}
@@ -166,9 +168,9 @@ def page_charts(
     return {
         "range": range_key,
         "ranges": list(RANGES.values()),
-        "host_charts": charts.chart_context(host, range_key, unavailable),
+        "host_charts": charts.chart_context(host, range_key, unavailable, values),
         "pool_charts": {
-            p: charts.chart_context(c, range_key, unavailable) for p, c in pools.items()
+            p: charts.chart_context(c, range_key, unavailable, values) for p, c in pools.items()
         },
-        "unavailable": unavailable,
+        "unavailable": describe_unavailable(unavailable),
     }

@@ -28,6 +28,8 @@ class SeriesSerializer(serializers.Serializer[Any]):
     """One metric's points: [Unix time, value]; rollup ranges give each bucket's average."""
 
     metric = serializers.CharField()
+    # (a declared field named "label" shadows Field.label only in the type stubs)
+    label = serializers.CharField(help_text="The metric in words, for a legend.")  # type: ignore[assignment]
     unit = serializers.CharField()
     points = serializers.ListField(
         child=serializers.ListField(child=serializers.FloatField(allow_null=True))

@@ -55,7 +55,7 @@ def sample_record(*, sources: Sources | None = None, now: float | None = None) -
     result = take_sample(sources or local_sources(), previous, seconds)
     _keep_counters(now, result.counters)
     values = {name: _compact(value) for name, value in result.values.items()}
-    info = {"health": result.health, "unavailable": result.unavailable}
+    info = {"health": result.health, "disks": result.disks, "unavailable": result.unavailable}
     return Sample.objects.create(t=now, values=values, info=info)
 
 

@@ -40,6 +40,17 @@
   function tickPrecision(unit) {
     return unit === "bytes" || unit === "bytes/s" || unit === "count" ? 0 : undefined;
   }
+  // A legend never shows an internal key or a path: /dev/disk/by-id/ata-X reads as ata-X.
+  function humanLabel(label) {
+    var text = String(label || "");
+    return text.indexOf("/") >= 0 ? text.replace(/\/+$/, "").split("/").pop() : text;
+  }
+  // The top of the value axis: the page's data-y-max, else 100 for any percentage.
+  function axisMax(canvas, unit) {
+    var given = parseFloat(canvas.dataset.yMax);
+    if (!isNaN(given)) { return given; }
+    return unit === "%" ? 100 : undefined;
+  }
   function samplePeriod(canvas) {
     var holder = canvas.closest("[data-sample-ms]");
     var ms = holder ? parseInt(holder.getAttribute("data-sample-ms"), 10) : 2000;
@@ -52,12 +63,14 @@
     var unit = canvas.dataset.unit;
     var range = canvas.dataset.range || "10m";
     var stacked = canvas.dataset.stacked === "1";
+    var yMax = axisMax(canvas, unit);
     var chart = new window.Chart(canvas, {
       type: "line",
       data: {
         datasets: metrics.map(function (metric, i) {
+          // no label from the page: the series' own label arrives with its first points
           return {
-            label: labels[i] || metric, data: [], pointRadius: 0, borderWidth: 1.5,
+            label: humanLabel(labels[i]), data: [], pointRadius: 0, borderWidth: 1.5,
             fill: stacked ? (i === 0 ? "origin" : "-1") : false, tension: 0.2, spanGaps: false,
           };
         }),
@@ -66,8 +79,9 @@
         animation: false, parsing: false, normalized: true, responsive: true,
         maintainAspectRatio: false, interaction: { mode: "index", intersect: false },
         scales: {
-          x: { type: "linear", ticks: { maxTicksLimit: 6, callback: function (v) { return timeLabel(v, range, this.max - this.min); } } },
-          y: { stacked: stacked, beginAtZero: true, ticks: { maxTicksLimit: 5, precision: tickPrecision(unit), callback: function (v) { return format(v, unit); } } },
+          // bounds "data": the axis ends at the newest sample, not at a round tick in the future
+          x: { type: "linear", bounds: "data", ticks: { maxTicksLimit: 6, callback: function (v) { return timeLabel(v, range, this.max - this.min); } } },
+          y: { stacked: stacked, beginAtZero: true, max: yMax, suggestedMax: yMax, ticks: { maxTicksLimit: 5, precision: tickPrecision(unit), callback: function (v) { return format(v, unit); } } },
         },
         plugins: {
           legend: { labels: { boxWidth: 10 } },
@@ -112,7 +126,9 @@
     var cutoff = Date.now() - data.seconds * 1000;
     var newest = state.since;
     data.series.forEach(function (series, i) {
-      var points = state.chart.data.datasets[i].data;
+      var dataset = state.chart.data.datasets[i];
+      if (!dataset.label) { dataset.label = humanLabel(series.label || series.metric); }
+      var points = dataset.data;
       series.points.forEach(function (p) {
         points.push({ x: p[0] * 1000, y: p[1] });
         if (newest === null || p[0] > newest) { newest = p[0]; }
@@ -120,6 +136,8 @@
       while (points.length && points[0].x < cutoff) { points.shift(); }
     });
     state.since = newest;
+    // the time axis ends at the newest sample, not at a round tick after it
+    if (newest !== null) { state.chart.options.scales.x.max = newest * 1000; }
     // Browser tests and curious users can read how many points the graph holds.
     state.canvas.setAttribute("data-points", String(state.chart.data.datasets[0].data.length));
     state.chart.update("none");

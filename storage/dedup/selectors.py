@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import psutil
 
 from nasui.models import Job
 from storage.engine import get_engine
 from storage.zfs import errors as zfs
-from storage.zfs.dedup import DedupEstimate, estimate_dedup
+from storage.zfs.dedup import DedupEstimate, ddt_ram_bytes, estimate_dedup
 from storage.zfs.stats import DedupTable
 
 # The kind of the advisor's estimate jobs (see measured_dedup).
@@ -46,14 +47,22 @@ def ddt_core_bytes_per_entry(pool: str | None) -> int | None:
     return None
 
 
-def dedup_estimate(*, pool: str | None, data_bytes: int, block_size: int) -> DedupEstimate:
-    """What dedup would need for `data_bytes` in blocks of `block_size` on this machine."""
+def dedup_estimate(
+    *, pool: str | None, data_bytes: int, block_size: int, measured: MeasuredDedup | None = None
+) -> DedupEstimate:
+    """What dedup would need for `data_bytes` in blocks of `block_size` on this machine; sized
+    on the unique blocks (and bytes per entry) of a measurement when there is one."""
+    if measured is not None:
+        per_entry, entries = measured.core_bytes_per_entry, measured.unique_blocks
+    else:
+        per_entry, entries = ddt_core_bytes_per_entry(pool), None
     return estimate_dedup(
         data_bytes=data_bytes,
         block_size=block_size,
         ram_total=psutil.virtual_memory().total,
         arc_max=arc_max_or_none(),
-        core_bytes_per_entry=ddt_core_bytes_per_entry(pool),
+        core_bytes_per_entry=per_entry,
+        entries=entries,
     )
 
 
@@ -65,10 +74,15 @@ class MeasuredDedup:
     measured_at: datetime
     ratio: float
     unique_blocks: int
-    ddt_bytes: int
     verdict: str  # worth, costly, trap
     reason: str
     zdb_ratio: float | None
+    core_bytes_per_entry: int | None = None  # the pool's own, when the measurement used it
+
+    @property
+    def ram_bytes(self) -> int:
+        """RAM the table of the measured unique blocks needs (the one DDT formula)."""
+        return ddt_ram_bytes(self.unique_blocks, self.core_bytes_per_entry)
 
 
 def measured_dedup(name: str) -> MeasuredDedup | None:
@@ -91,8 +105,15 @@ def measured_dedup(name: str) -> MeasuredDedup | None:
         measured_at=job.finished_at,
         ratio=float(dedup["ratio"]),
         unique_blocks=int(dedup["unique_blocks"]),
-        ddt_bytes=int(dedup["ddt_bytes"]),
         verdict=str(dedup["verdict"]),
         reason=str(dedup.get("reason", "")),
         zdb_ratio=float(zdb["ratio"]) if zdb.get("ratio") is not None else None,
+        core_bytes_per_entry=_own_per_entry(dedup),
     )
+
+
+def _own_per_entry(dedup: dict[str, Any]) -> int | None:
+    """The pool's own in-core bytes per entry a measurement used; None when it used the rule."""
+    if dedup.get("per_entry_source") != "pool" or not dedup.get("core_bytes_per_entry"):
+        return None
+    return int(dedup["core_bytes_per_entry"])

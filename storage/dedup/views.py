@@ -24,12 +24,19 @@ def dedup_estimate(request: HttpRequest) -> HttpResponse:
         place = request.GET.get("parent", "") or name
         pool = place.split("/", 1)[0] or None
         block = _int_or_zero(request.GET.get("volblocksize") or request.GET.get("recordsize"))
+        block = block or v.DEFAULT_RECORDSIZE
+        measured = selectors.measured_dedup(place) if place else None
         data_bytes, basis = _dedup_data_size(request.GET.get("size", ""), name, pool)
+        # one RAM figure on the page: without a size given, the measured blocks' table
+        sized_on = measured if not request.GET.get("size") else None
+        if sized_on is not None:
+            data_bytes = sized_on.unique_blocks * block
+            basis = f"the unique blocks measured in {place}"
         context["estimate"] = selectors.dedup_estimate(
-            pool=pool, data_bytes=data_bytes, block_size=block or v.DEFAULT_RECORDSIZE
+            pool=pool, data_bytes=data_bytes, block_size=block, measured=sized_on
         )
         context["basis"] = basis
-        context["measured"] = selectors.measured_dedup(place) if place else None
+        context["measured"] = measured
         context["place"] = place
         # An existing zvol's form sends its volblocksize: the advisor reads it as a zvol.
         zvol = bool(name and request.GET.get("volblocksize"))

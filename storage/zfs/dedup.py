@@ -64,6 +64,17 @@ class DedupEstimate:
         )
 
 
+def arc_maximum(ram_total: int, arc_max: int | None) -> int:
+    """The ARC's size limit: arcstats' c_max, else OpenZFS's default share of the RAM."""
+    return arc_max or int(ram_total * DEFAULT_ARC_SHARE_OF_RAM)
+
+
+def ddt_ram_bytes(entries: int, core_bytes_per_entry: int | None = None) -> int:
+    """RAM the dedup table needs: its entries (one per unique block) at the pool's own in-core
+    bytes per entry, else the rule of thumb. Every RAM figure for a DDT comes from here."""
+    return entries * (core_bytes_per_entry or RULE_CORE_BYTES_PER_ENTRY)
+
+
 def estimate_dedup(
     *,
     data_bytes: int,
@@ -71,12 +82,15 @@ def estimate_dedup(
     ram_total: int,
     arc_max: int | None,
     core_bytes_per_entry: int | None = None,
+    entries: int | None = None,
 ) -> DedupEstimate:
-    """Worst case (no block repeats): one DDT entry per block of data."""
-    entries = math.ceil(data_bytes / block_size) if block_size > 0 else 0
+    """Worst case (no block repeats): one DDT entry per block of data; `entries` when the
+    unique blocks were measured."""
+    if entries is None:
+        entries = math.ceil(data_bytes / block_size) if block_size > 0 else 0
     per_entry = core_bytes_per_entry or RULE_CORE_BYTES_PER_ENTRY
-    arc = arc_max or int(ram_total * DEFAULT_ARC_SHARE_OF_RAM)
-    ram_bytes = entries * per_entry
+    arc = arc_maximum(ram_total, arc_max)
+    ram_bytes = ddt_ram_bytes(entries, per_entry)
     if ram_bytes <= arc * COMFORTABLE_SHARE_OF_ARC:
         verdict = "ok"
     elif ram_bytes <= arc * ARC_META_SHARE:

@@ -13,7 +13,7 @@ from advisor.estimates.engine.compression import MB, Tally, report_all
 from advisor.estimates.engine.dedup import DEFAULT_CAP, verdict
 from advisor.estimates.engine.hashpass import Hashed, hash_blocks
 from advisor.estimates.engine.sources import Input, Layout, layout, read_block
-from storage.zfs.dedup import DEFAULT_ARC_SHARE_OF_RAM, RULE_CORE_BYTES_PER_ENTRY
+from storage.zfs.dedup import RULE_CORE_BYTES_PER_ENTRY, arc_maximum, ddt_ram_bytes
 
 DEFAULT_ALGORITHMS = ("lz4", "gzip-1", "gzip-6", "gzip-9", "zstd-1", "zstd-3", "zstd-19")
 # The compression sample may use this share of the time budget; the dedup pass gets the rest.
@@ -209,9 +209,10 @@ def _dedup_report(
     unique = round(sample.unique_blocks() * scale)
     ratio = sample.ratio()
     entry = per_entry or RULE_CORE_BYTES_PER_ENTRY
-    arc = arc_max or int(ram_total * DEFAULT_ARC_SHARE_OF_RAM)
+    arc = arc_maximum(ram_total, arc_max)
+    table = ddt_ram_bytes(unique, per_entry)  # the one formula every page's DDT figure uses
     saved = round(sample.allocated_bytes() * scale * (1 - 1 / ratio)) if ratio > 0 else 0
-    judged = verdict(ratio=ratio, ddt_bytes=unique * entry, arc_max=arc, saved_bytes=saved)
+    judged = verdict(ratio=ratio, ddt_bytes=table, arc_max=arc, saved_bytes=saved)
     return {
         "ratio": round(ratio, 4),
         "unique_blocks": unique,
@@ -219,7 +220,7 @@ def _dedup_report(
         "fraction": sample.fraction,
         "kept_hashes": len(sample.kept),
         "compression": compression,
-        "ddt_bytes": unique * entry,
+        "ddt_bytes": table,
         "core_bytes_per_entry": entry,
         "per_entry_source": "pool" if per_entry else "rule",
         "ram_total": ram_total,

@@ -11,6 +11,7 @@ from django.conf import settings
 from monitoring.alerting.selectors.registry import register
 from monitoring.metrics import selectors
 from monitoring.metrics.engine.alerts import Alert, pool_alerts
+from monitoring.metrics.engine.pools import disk_states
 from nasui.health import check_health
 from storage.engine import get_engine
 from storage.models import ScrubTask, SnapshotTask
@@ -48,13 +49,16 @@ def scrub_error_alert(pool: str, scan: ScrubStatus) -> list[Alert]:
 
 @register("pools")
 def pool_source() -> list[Alert]:
-    """Health and fullness of every pool, and errors found by its last scrub (live from ZFS)."""
+    """Health (worded from its disks' states) and fullness of every pool, and errors found by
+    its last scrub (live from ZFS)."""
     engine = get_engine()
     pools = engine.list_pools()
     values = {f"pool.{p.name}.capacity": float(p.capacity) for p in pools}
-    found = pool_alerts(values, {p.name: p.health for p in pools})
-    for pool in pools:
-        found += scrub_error_alert(pool.name, engine.pool_status(pool.name).scan)
+    statuses = {p.name: engine.pool_status(p.name) for p in pools}
+    disks = {name: disk_states(status) for name, status in statuses.items()}
+    found = pool_alerts(values, {p.name: p.health for p in pools}, disks)
+    for name, status in statuses.items():
+        found += scrub_error_alert(name, status.scan)
     return found
 
 

@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-import os
 import re
-import ssl
+import socket
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
+from django.core.validators import URLValidator, validate_email
 from django.utils import timezone
 
 from monitoring.alerting.engine import mail
+from monitoring.alerting.services.ca import ca_file_problem, ca_store, pem_problem
 from monitoring.models import MailSettings, Security, SentMail
 
 HOST = re.compile(r"[A-Za-z0-9_.:-]{1,253}|\[[0-9A-Fa-f:.]+\]")
 FIELDS = ("enabled", "host", "port", "security", "username", "from_address", "to_addresses",
-          "ca_file")  # fmt: skip
+          "ca_file", "panel_url")  # fmt: skip
+ALERTS_PATH = "/alerts/"
 
 
 def mail_settings_get() -> MailSettings:
@@ -34,15 +36,38 @@ def smtp_config(config: MailSettings) -> mail.SmtpConfig:
     )  # fmt: skip
 
 
-def _ca_file_problem(path: str) -> str:
-    """Why a CA file cannot be used, or "" when it loads."""
-    if not os.path.isfile(path):
-        return "No such file on this machine."
-    try:
-        ssl.create_default_context().load_verify_locations(cafile=path)
-    except (OSError, ValueError):
-        return "Not a readable PEM certificate file."
+def panel_address(config: MailSettings) -> str:
+    """The panel's address for links in mails: the one set on the e-mail settings, else the
+    first origin the panel is configured to trust (NASUI_CSRF_TRUSTED_ORIGINS); "" if neither."""
+    if config.panel_url:
+        return config.panel_url.rstrip("/")
+    for origin in settings.CSRF_TRUSTED_ORIGINS:
+        if origin.startswith(("https://", "http://")) and "*" not in origin:
+            return origin.rstrip("/")
     return ""
+
+
+def panel_link(config: MailSettings) -> str:
+    """The line of every mail that leads to the panel; where to look when its address is unknown."""
+    address = panel_address(config)
+    if address:
+        return f"Open the panel: {address}{ALERTS_PATH}"
+    return (
+        f"Open the panel: the Alerts page ({ALERTS_PATH}) at the address you use to log in to "
+        f"the panel of {socket.gethostname()}. Enter that address under Alerts, E-mail settings, "
+        "to get a link here."
+    )
+
+
+def mail_settings_warnings(config: MailSettings) -> list[str]:
+    """What is allowed but unwise in the saved settings, in words."""
+    if config.security == Security.NONE and config.username and config.password:
+        server = config.host or "the server"
+        return [
+            f"Security is None: the SMTP password crosses the network to {server} in clear "
+            "text, readable by anyone on the way. Choose STARTTLS or TLS if the server offers it."
+        ]
+    return []
 
 
 def _check(values: dict[str, Any]) -> None:
@@ -73,9 +98,20 @@ def _field_problems(values: dict[str, Any]) -> dict[str, str]:
             validate_email(address)
         except ValidationError:
             errors["to_addresses"] = f"“{address}” is not an e-mail address."
-    if values["ca_file"] and (problem := _ca_file_problem(values["ca_file"])):
+    if values["ca_file"] and (problem := ca_file_problem(values["ca_file"])):
         errors["ca_file"] = problem
+    if values["panel_url"] and not _is_web_address(values["panel_url"]):
+        errors["panel_url"] = "The address you open the panel at, e.g. https://nas.example.com."
     return errors
+
+
+def _is_web_address(text: str) -> bool:
+    """An http:// or https:// address."""
+    try:
+        URLValidator(schemes=["https", "http"])(text)
+    except ValidationError:
+        return False
+    return True
 
 
 def _missing_for_sending(values: dict[str, Any]) -> dict[str, str]:
@@ -89,8 +125,31 @@ def _missing_for_sending(values: dict[str, Any]) -> dict[str, str]:
     return errors
 
 
-def mail_settings_update(*, password: str | None = None, **changes: Any) -> MailSettings:
-    """Change the settings; an empty or missing password keeps the stored one.
+def _password_change(password: str | None, clear_password: bool) -> str | None:
+    """The password to store: a new one, "" to forget it, or None to keep the stored one."""
+    if clear_password and password:
+        raise ValidationError(
+            {"clear_password": "Either type a new password or clear the stored one, not both."}
+        )
+    return "" if clear_password else (password or None)
+
+
+def _checked_upload(ca_pem: bytes | None) -> bytes | None:
+    """An uploaded CA certificate once checked (ValidationError if it is not one), or None."""
+    if ca_pem and (problem := pem_problem(ca_pem)):
+        raise ValidationError({"ca_pem": problem})
+    return ca_pem or None
+
+
+def mail_settings_update(
+    *,
+    password: str | None = None,
+    clear_password: bool = False,
+    ca_pem: bytes | None = None,
+    **changes: Any,
+) -> MailSettings:
+    """Change the settings; an empty or missing password keeps the stored one, clear_password
+    forgets it; ca_pem (an uploaded PEM certificate) replaces the CA file.
 
     Emptying the user name also forgets the password: without a login it has no use.
     """
@@ -98,13 +157,19 @@ def mail_settings_update(*, password: str | None = None, **changes: Any) -> Mail
     unknown = set(changes) - set(FIELDS)
     if unknown:
         raise ValidationError({name: "Unknown setting." for name in sorted(unknown)})
+    new_password = _password_change(password, clear_password)
     values = {name: changes.get(name, getattr(config, name)) for name in FIELDS}
     values["to_addresses"] = [a.strip() for a in values["to_addresses"] if a.strip()]
+    upload = _checked_upload(ca_pem)
+    if upload is not None:
+        values["ca_file"] = ""  # replaced by the upload, kept once every other field is right
     _check(values)
+    if upload is not None:
+        values["ca_file"] = ca_store(upload)
     for name, value in values.items():
         setattr(config, name, value)
-    if password:
-        config.password = password
+    if new_password is not None:
+        config.password = new_password
     if not config.username:
         config.password = ""
     config.full_clean()
@@ -127,7 +192,10 @@ def send_test_mail() -> str:
         raise ValidationError(f"Save the {', '.join(missing)} first.")
     now = timezone.now()
     subject = "[nasui] Test mail"
-    body = "This is a test mail from nasui. Alert mails will arrive like this one.\n"
+    body = (
+        "This is a test mail from nasui. Alert mails will arrive like this one.\n\n"
+        f"{panel_link(config)}\n"
+    )
     try:
         mail.send(smtp_config(config), subject, body)
     except mail.MailError as exc:

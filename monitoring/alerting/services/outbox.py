@@ -18,7 +18,12 @@ from django.db.models import Q
 from django.utils import timezone
 
 from monitoring.alerting.engine import mail
-from monitoring.alerting.services.mail import mail_settings_get, record_failure, smtp_config
+from monitoring.alerting.services.mail import (
+    mail_settings_get,
+    panel_link,
+    record_failure,
+    smtp_config,
+)
 from monitoring.models import AlertRecord, MailSettings, MailState, SentMail
 
 MAILS_PER_HOUR = 20
@@ -71,22 +76,24 @@ def _host() -> str:
     return socket.gethostname()
 
 
-def compose(event: Event) -> tuple[str, str]:
-    """Subject and body of one event's mail."""
+def compose(event: Event, link: str) -> tuple[str, str]:
+    """Subject and body of one event's mail; `link` is the line that leads to the panel."""
     alert = event.alert
     lines = [event.headline, "", alert.text, "", f"Raised: {alert.raised_at:%Y-%m-%d %H:%M %Z}"]
     if event.cleared:
         lines += [f"Cleared: {event.at:%Y-%m-%d %H:%M %Z}", "", "The condition has ended."]
+    lines += ["", link]
     return f"[nasui {_host()}] {event.headline}", "\n".join(lines) + "\n"
 
 
-def compose_digest(events: list[Event]) -> tuple[str, str]:
-    """One mail for several events (over the hourly limit)."""
+def compose_digest(events: list[Event], link: str) -> tuple[str, str]:
+    """One mail for several events (over the hourly limit), ending with the panel's link."""
     lines = [f"More alert events than the limit of {MAILS_PER_HOUR} mails an hour allows; "
              "here they are together, oldest first.", ""]  # fmt: skip
     for event in events:
         lines += [f"{event.at:%Y-%m-%d %H:%M %Z}  {event.headline}", f"    {event.alert.text}", ""]
-    return f"[nasui {_host()}] {len(events)} alert events (digest)", "\n".join(lines)
+    lines.append(link)
+    return f"[nasui {_host()}] {len(events)} alert events (digest)", "\n".join(lines) + "\n"
 
 
 def _mark_sent(events: list[Event]) -> None:
@@ -132,14 +139,14 @@ def _deliver(now: datetime) -> int:
     events, budget = pending_events(), allowance(now)
     singles = events if len(events) <= budget else events[: max(budget - 1, 0)]
     rest = events[len(singles) :] if budget else []
-    sent = 0
+    sent, link = 0, panel_link(config)
     try:
         for event in singles:
-            _send(config, SentMail.Kind.ALERT, *compose(event), now)
+            _send(config, SentMail.Kind.ALERT, *compose(event, link), now)
             _mark_sent([event])
             sent += 1
         if rest:
-            _send(config, SentMail.Kind.DIGEST, *compose_digest(rest), now)
+            _send(config, SentMail.Kind.DIGEST, *compose_digest(rest, link), now)
             _mark_sent(rest)
             sent += 1
     except mail.MailError as exc:

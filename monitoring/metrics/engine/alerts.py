@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
 from nasui.lib.units import format_bytes
+from storage.zfs.dedup import arc_maximum
 
 FULL_PERCENT = 80.0  # warning above this
 CRITICAL_PERCENT = 90.0  # danger above this: ZFS performance falls off sharply past 90%
@@ -50,22 +51,86 @@ def _full_alert(pool: str, capacity: float) -> Alert:
     )
 
 
-def pool_alerts(values: Mapping[str, float], health: Mapping[str, str]) -> list[Alert]:
-    """A pool not ONLINE, or over 80% (warning) or 90% (danger) full."""
+# A disk's state in words. OFFLINE is an administrator's choice (`zpool offline`, the panel's
+# Take offline), not a failure; FAULTED, REMOVED and UNAVAIL are, each for its own reason.
+DISK_STATE_WORDS = {
+    "OFFLINE": "was taken offline on purpose (it has not failed)",
+    "FAULTED": "has failed: ZFS took it out of use after too many errors",
+    "REMOVED": "was removed: unplugged, or lost by its controller",
+    "UNAVAIL": "is unavailable: it cannot be opened (missing, or unreadable)",
+}
+POOL_STATE_WORDS = {
+    "OFFLINE": "was taken offline on purpose",
+    "FAULTED": "has failed: it has too few working disks left to be used",
+    "REMOVED": "was removed",
+    "UNAVAIL": "is unavailable: its disks cannot be opened",
+}
+
+
+def _disk_sentence(pool: str, disk: str, state: str) -> str:
+    """One disk of a pool and what its state means."""
+    return f"Disk {disk} of {pool} {DISK_STATE_WORDS.get(state, f'is {state}')}."
+
+
+def _offline_alert(pool: str, state: str, disks: Mapping[str, str]) -> Alert:
+    """Disks an administrator took offline: a warning, never the word "failed"."""
+    names = ", ".join(sorted(disks)) or pool
+    what = " ".join(_disk_sentence(pool, d, s) for d, s in sorted(disks.items()))
+    if not disks:
+        what = f"Pool {pool} {POOL_STATE_WORDS['OFFLINE']}."
+    return Alert(
+        "warning",
+        "pool_health",
+        pool,
+        f"Pool {pool} is {state}: {names} taken offline",
+        f"{what} Until it is back, the pool has less redundancy or none left. Bring it "
+        "online from the pool page when the work on it is done, or replace it.",
+    )
+
+
+def _failure_alert(pool: str, state: str, disks: Mapping[str, str]) -> Alert:
+    """Disks that failed, were removed or cannot be opened; the generic words without figures."""
+    if disks:
+        what = " ".join(_disk_sentence(pool, d, s) for d, s in sorted(disks.items()))
+    elif state in POOL_STATE_WORDS and state != "OFFLINE":
+        what = f"Pool {pool} {POOL_STATE_WORDS[state]}."
+    else:
+        what = f"A disk of {pool} has failed or is missing."
+    return Alert(
+        "danger",
+        "pool_health",
+        pool,
+        f"Pool {pool} is {state}",
+        f"{what} The pool has less redundancy or none left. Open the pool page to see which "
+        "disk, and replace it.",
+    )
+
+
+def pool_health_alert(pool: str, state: str, disks: Mapping[str, str] | None = None) -> Alert:
+    """A pool not ONLINE, in words that follow its disks' states (disk -> state, not ONLINE).
+
+    Only disks taken offline on purpose make a warning that says so; any failed, removed or
+    unavailable disk makes it danger. Without the disks' states the pool's own state decides.
+    """
+    troubled = {d: s for d, s in (disks or {}).items() if s != "ONLINE"}
+    if troubled and all(s == "OFFLINE" for s in troubled.values()):
+        return _offline_alert(pool, state, troubled)
+    if not troubled and state == "OFFLINE":
+        return _offline_alert(pool, state, {})
+    return _failure_alert(pool, state, troubled)
+
+
+def pool_alerts(
+    values: Mapping[str, float],
+    health: Mapping[str, str],
+    disks: Mapping[str, Mapping[str, str]] | None = None,
+) -> list[Alert]:
+    """A pool not ONLINE (worded from `disks`, pool -> disk -> state, when known), or over 80%
+    (warning) or 90% (danger) full."""
     found = []
     for pool, state in sorted(health.items()):
         if state != "ONLINE":
-            found.append(
-                Alert(
-                    "danger",
-                    "pool_health",
-                    pool,
-                    f"Pool {pool} is {state}",
-                    f"A disk of {pool} has failed or is missing, so the pool has less "
-                    "redundancy or none left. Open the pool page to see which disk, "
-                    "and replace it.",
-                )
-            )
+            found.append(pool_health_alert(pool, state, (disks or {}).get(pool)))
         capacity = values.get(f"pool.{pool}.capacity")
         if capacity is not None and capacity > FULL_PERCENT:
             found.append(_full_alert(pool, capacity))
@@ -90,12 +155,14 @@ def swap_alert(values: Mapping[str, float]) -> list[Alert]:
 
 
 def ddt_limit(values: Mapping[str, float], share: float) -> tuple[float, str] | None:
-    """The DDT's allowance: `share` of the ARC maximum, or of half the RAM without ARC figures."""
-    if "arc.c_max" in values:
-        return share * values["arc.c_max"], "the ARC maximum"
+    """The DDT's allowance: `share` of the ARC maximum, or of OpenZFS's default ARC maximum
+    (storage's arc_maximum, the one the dedup estimate uses) without ARC figures."""
+    c_max = int(values.get("arc.c_max", 0))
+    if c_max:
+        return share * c_max, "the ARC maximum"
     if "mem.total" in values:
-        # OpenZFS 2.1 on Linux caps the ARC at half the RAM by default
-        return share * values["mem.total"] / 2, "half the RAM (the default ARC maximum)"
+        default = arc_maximum(int(values["mem.total"]), None)
+        return share * default, "half the RAM (the default ARC maximum)"
     return None
 
 

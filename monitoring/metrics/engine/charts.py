@@ -5,13 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from monitoring.metrics.engine.labels import label_of, unavailable_reason
 from monitoring.metrics.engine.pools import metric
 from monitoring.metrics.engine.units import BYTES, BYTES_PER_S, COUNT, PER_S, PERCENT, RATIO
+
+NO_SWAP = "No swap: this machine has no swap space, so there is nothing to draw."
 
 
 @dataclass(frozen=True)
 class Chart:
-    """One graph: its metrics with labels, their shared unit, and the collector behind them."""
+    """One graph: its metrics with labels, their shared unit, and the collector behind them.
+
+    `absent_if_zero` names a metric whose value 0 means the graph has nothing to show (swap on
+    a machine without swap): the card then says `absent` instead of drawing a flat line.
+    """
 
     key: str
     title: str
@@ -21,6 +28,21 @@ class Chart:
     source: str
     stacked: bool = False
     note: str = ""
+    absent_if_zero: str = ""
+    absent: str = ""
+
+    @property
+    def y_max(self) -> int | None:
+        """The top of the value axis when it has one: 100 for percentages."""
+        return 100 if self.unit == PERCENT else None
+
+    @property
+    def legend(self) -> tuple[str, ...]:
+        """A label for every series: its own, else the metric's in words."""
+        return tuple(
+            self.labels[i] if i < len(self.labels) and self.labels[i] else label_of(name)
+            for i, name in enumerate(self.metrics)
+        )
 
 
 CPU = Chart(
@@ -42,10 +64,14 @@ MEMORY = Chart(
     stacked=True,
     note="The ARC is ZFS's cache: it gives RAM back when programs need it.",
 )
-SWAP = Chart("swap", "Swap", ("swap.used",), ("used",), BYTES, "memory")
+SWAP = Chart(
+    "swap", "Swap", ("swap.used",), ("used",), BYTES, "memory",
+    absent_if_zero="swap.total", absent=NO_SWAP,
+)  # fmt: skip
 SWAP_IO = Chart(
-    "swap_io", "Swap traffic", ("swap.in", "swap.out"), ("in", "out"), BYTES_PER_S, "swap_io"
-)
+    "swap_io", "Swap traffic", ("swap.in", "swap.out"), ("in", "out"), BYTES_PER_S, "swap_io",
+    absent_if_zero="swap.total", absent=NO_SWAP,
+)  # fmt: skip
 ARC = Chart(
     "arc",
     "ARC size",
@@ -141,12 +167,24 @@ def pool_charts(pool: str, *, brief: bool = False) -> tuple[Chart, ...]:
     return (space, ratios, ddt, entries, ops, bandwidth)  # fmt: skip
 
 
+def _absent(chart: Chart, values: Mapping[str, float]) -> str:
+    """Why the chart has nothing to draw on this machine (no swap), or ""."""
+    if chart.absent_if_zero and values.get(chart.absent_if_zero) == 0:
+        return chart.absent
+    return ""
+
+
 def chart_context(
-    charts: tuple[Chart, ...], range_key: str, unavailable: Mapping[str, str]
+    charts: tuple[Chart, ...],
+    range_key: str,
+    unavailable: Mapping[str, str],
+    values: Mapping[str, float] | None = None,
 ) -> list[dict[str, object]]:
-    """Charts ready for the template, each with its range and why it cannot be drawn, if so."""
+    """Charts ready for the template, each with its range, its legend in words, and why it
+    cannot be drawn (a collector missing here) or has nothing to show (`values`: the newest)."""
     return [
         {"chart": c, "range": range_key, "metrics": ",".join(c.metrics),
-         "labels": "|".join(c.labels), "unavailable": unavailable.get(c.source, "")}
+         "labels": "|".join(c.legend), "absent": _absent(c, values or {}),
+         "unavailable": unavailable_reason(c.source, unavailable.get(c.source, ""))}
         for c in charts
     ]  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from monitoring.metrics.engine.base import Metrics
-from storage.zfs.base import Dataset, DedupTable, Pool
+from storage.zfs.base import Dataset, DedupTable, Pool, PoolStatus
 
 
 class PoolSource(Protocol):
@@ -21,6 +21,10 @@ class PoolSource(Protocol):
 
     def dedup_table(self, pool: str) -> DedupTable:
         """The pool's DDT summary."""
+        ...
+
+    def pool_status(self, name: str) -> PoolStatus:
+        """The pool's vdev tree (read only for a pool not ONLINE, to word its alert)."""
         ...
 
 
@@ -45,3 +49,9 @@ def pool_metrics(pool: Pool, compressratio: float | None, ddt: DedupTable | None
         values[metric(pool.name, "ddt_in_core")] = float(ddt.size_in_core)
         values[metric(pool.name, "ddt_on_disk")] = float(ddt.size_on_disk)
     return values
+
+
+def disk_states(status: PoolStatus) -> dict[str, str]:
+    """Each disk of the pool that is not ONLINE, and its state (spares have their own words)."""
+    tops = (*status.vdevs, *status.logs, *status.cache, *status.special, *status.dedup)
+    return {leaf.name: leaf.state for top in tops for leaf in top.leaves if leaf.state != "ONLINE"}

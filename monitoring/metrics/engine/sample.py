@@ -37,21 +37,34 @@ class Sources:
 
 @dataclass
 class Sample:
-    """One batch: values by metric, pool health, counters for the next rates, what failed."""
+    """One batch: values by metric, pool health (and the disks of a pool not ONLINE that are
+    not ONLINE either), counters for the next rates, what failed."""
 
     values: Metrics = field(default_factory=dict)
     counters: Counters = field(default_factory=dict)
     health: dict[str, str] = field(default_factory=dict)
+    disks: dict[str, dict[str, str]] = field(default_factory=dict)
     unavailable: dict[str, str] = field(default_factory=dict)
 
 
-def _pools(source: pools.PoolSource | None, health: dict[str, str]) -> Reading:
-    """Every imported pool's figures; health goes to `health` for the alerts."""
+def _disk_states(source: pools.PoolSource, pool: str) -> dict[str, str]:
+    """The disks of a pool not ONLINE that are not ONLINE; {} when its status cannot be read
+    (its alert then speaks of the pool alone)."""
+    try:
+        return pools.disk_states(source.pool_status(pool))
+    except Exception:  # a pool's figures matter more than the words of its alert
+        return {}
+
+
+def _pools(source: pools.PoolSource | None, out: Sample) -> Reading:
+    """Every imported pool's figures; health (and troubled disks) go to `out` for the alerts."""
     if source is None:
         raise NotAvailable("no ZFS engine on this machine")
     values: Metrics = {}
     for pool in source.list_pools():
-        health[pool.name] = pool.health
+        out.health[pool.name] = pool.health
+        if pool.health != "ONLINE":
+            out.disks[pool.name] = _disk_states(source, pool.name)
         ratio = source.get_dataset(pool.name).compressratio
         values.update(pools.pool_metrics(pool, ratio, source.dedup_table(pool.name)))
     return Reading(gauges=values)
@@ -84,7 +97,7 @@ def _collectors(src: Sources, out: Sample) -> list[tuple[str, Callable[[], Readi
         ("load", lambda: cpu.read_loadavg(src.read_text(f"{src.proc}/loadavg"))),
         ("memory", read_mem),
         ("swap_io", lambda: memory.read_vmstat(src.read_text(f"{src.proc}/vmstat"))),
-        ("pools", lambda: _pools(src.pools, out.health)),
+        ("pools", lambda: _pools(src.pools, out)),
         ("pool_io", lambda: _pool_io(src.iostat)),
         *_disk_temp(src),
     ]

@@ -145,6 +145,13 @@ def tls_server(certificate: tuple[Path, Path]) -> Iterator[Inbox]:
     yield from _serve(ssl_context=_server_context(certificate))
 
 
+@pytest.fixture(autouse=True)
+def data_dir(settings: Any, tmp_path: Path) -> Path:
+    """A data directory of the test's own: an uploaded CA certificate is kept there."""
+    settings.DATA_DIR = tmp_path / "data"
+    return settings.DATA_DIR
+
+
 @pytest.fixture
 def fake_source(monkeypatch: pytest.MonkeyPatch) -> list[Alert]:
     """The only registered source: it reports whatever the test puts in the returned list."""

@@ -55,7 +55,7 @@ def test_a_test_mail_reaches_every_recipient(smtp_server: Inbox) -> None:
 def test_a_login_is_made_with_the_stored_password(
     smtp_login_server: Inbox, certificate: tuple[Path, Path]
 ) -> None:
-    tls = {"security": "starttls", "ca_file": str(certificate[0]), "username": USER}
+    tls = {"security": "starttls", "ca_pem": certificate[0].read_bytes(), "username": USER}
     configure(smtp_login_server.port, password=PASSWORD, **tls)
     configure(smtp_login_server.port, password="", **tls)  # empty keeps the stored password
     send_test_mail()
@@ -66,7 +66,7 @@ def test_a_login_is_made_with_the_stored_password(
 def test_a_wrong_password_is_reported_in_words_and_recorded(
     smtp_login_server: Inbox, certificate: tuple[Path, Path]
 ) -> None:
-    tls = {"security": "starttls", "ca_file": str(certificate[0]), "username": USER}
+    tls = {"security": "starttls", "ca_pem": certificate[0].read_bytes(), "username": USER}
     configure(smtp_login_server.port, password="wrong", **tls)
     with pytest.raises(ValidationError) as caught:
         send_test_mail()
@@ -78,7 +78,7 @@ def test_a_wrong_password_is_reported_in_words_and_recorded(
 def test_starttls_with_the_servers_ca_file_delivers(
     starttls_server: Inbox, certificate: tuple[Path, Path]
 ) -> None:
-    configure(starttls_server.port, security="starttls", ca_file=str(certificate[0]))
+    configure(starttls_server.port, security="starttls", ca_pem=certificate[0].read_bytes())
     send_test_mail()
     assert [m.subject for m in starttls_server.mails] == ["[nasui] Test mail"]
 
@@ -93,7 +93,7 @@ def test_starttls_to_an_unknown_certificate_is_refused(starttls_server: Inbox) -
 
 
 def test_tls_from_the_start_delivers(tls_server: Inbox, certificate: tuple[Path, Path]) -> None:
-    configure(tls_server.port, security="tls", ca_file=str(certificate[0]))
+    configure(tls_server.port, security="tls", ca_pem=certificate[0].read_bytes())
     send_test_mail()
     assert len(tls_server.mails) == 1
 

@@ -150,3 +150,50 @@ def test_a_failing_disk_is_raised_through_the_evaluation_and_clears(sandbox) -> 
     alerts_evaluate()
     record.refresh_from_db()
     assert record.cleared_at is not None
+
+
+def test_a_disk_taken_offline_is_a_warning_that_says_so_not_a_failure(tank) -> None:
+    get_engine().offline_disk("tank", "sda")
+    (found,) = sources.pool_source()
+    assert (found.kind, found.level) == ("pool_health", "warning")
+    assert found.title == "Pool tank is DEGRADED: sda taken offline"
+    assert "Disk sda of tank was taken offline on purpose" in found.text
+    assert "has failed" not in found.text.replace("it has not failed", "")
+    get_engine().online_disk("tank", "sda")
+    assert sources.pool_source() == []
+
+
+@pytest.mark.parametrize(
+    ("state", "words"),
+    [
+        ("FAULTED", "Disk sdb of tank has failed: ZFS took it out of use after too many errors."),
+        ("REMOVED", "Disk sdb of tank was removed: unplugged, or lost by its controller."),
+        ("UNAVAIL", "Disk sdb of tank is unavailable: it cannot be opened"),
+    ],
+)
+def test_a_failed_removed_or_unavailable_disk_keeps_its_own_words_and_is_danger(
+    state: str, words: str
+) -> None:
+    (found,) = alerts.pool_alerts({}, {"tank": "DEGRADED"}, {"tank": {"sdb": state}})
+    assert (found.level, found.title) == ("danger", "Pool tank is DEGRADED")
+    assert words in found.text
+    assert "taken offline" not in found.text
+
+
+def test_an_offline_disk_beside_a_failed_one_is_danger_naming_both() -> None:
+    disks = {"tank": {"sda": "OFFLINE", "sdb": "FAULTED"}}
+    (found,) = alerts.pool_alerts({}, {"tank": "DEGRADED"}, disks)
+    assert found.level == "danger"
+    assert "Disk sda of tank was taken offline on purpose" in found.text
+    assert "Disk sdb of tank has failed" in found.text
+
+
+def test_the_dashboard_words_an_offline_disk_from_the_sample_too(tank) -> None:
+    from monitoring.metrics import selectors
+    from monitoring.metrics.services import local_sources, sample_record
+
+    get_engine().offline_disk("tank", "sda")
+    sample_record(sources=local_sources())
+    (found,) = [a for a in selectors.alert_list(0.25) if a["kind"] == "pool_health"]
+    assert found["level"] == "warning"
+    assert "taken offline" in found["title"]
