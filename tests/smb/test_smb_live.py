@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import os
 
 import pytest
@@ -153,3 +154,27 @@ def test_snapshots_show_as_previous_versions_with_their_old_content(served, tmp_
     old = served.client.run("docs", r"get @GMT-2024.05.01-13.00.00\report.txt old.txt", **alice)
     assert old.ok, old.output
     assert (tmp_path / "old.txt").read_text() == "back then\n"
+
+
+def test_manual_and_same_minute_snapshots_are_previous_versions_too(served, tmp_path):
+    served_dir = served.share_dir()
+    (served_dir / "report.txt").write_text("today\n")
+    versions = {
+        "auto-2024-05-01_13-00": "@GMT-2024.05.01-13.00.00",
+        "auto-2024-05-01_13-00-2": None,  # the same minute: listed once, under that time
+        "manual-2024-05-02_08-30-15": "@GMT-2024.05.02-08.30.00",
+        "before-upgrade": None,  # a name with no time: Windows cannot list it
+    }
+    for name in versions:
+        snapshot = served_dir / ".zfs" / "snapshot" / name
+        snapshot.mkdir(parents=True)
+        (snapshot / "report.txt").write_text(f"{name}\n")
+    served.apply(SmbShareSpec("docs", str(served_dir), shadow_copy=True))
+    alice = {"user": "alice", "password": PASSWORDS["alice"], "cwd": tmp_path}
+    info = served.client.run("docs", "allinfo report.txt", **alice)
+    assert info.ok, info.output
+    listed = sorted(set(re.findall(r"@GMT-[\d.]+-[\d.]+", info.output)))
+    assert listed == ["@GMT-2024.05.01-13.00.00", "@GMT-2024.05.02-08.30.00"], info.output
+    manual = r"get @GMT-2024.05.02-08.30.00\report.txt manual.txt"
+    assert served.client.run("docs", manual, **alice).ok
+    assert (tmp_path / "manual.txt").read_text() == "manual-2024-05-02_08-30-15\n"

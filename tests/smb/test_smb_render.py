@@ -135,7 +135,9 @@ def test_previous_versions_read_zfs_snapshots_named_by_the_panel():
     assert {
         "shadow:snapdir = .zfs/snapshot",
         "shadow:sort = desc",
-        f"shadow:format = {SNAPSHOT_FORMAT}",
+        "shadow:snapprefix = ^\\(auto\\|manual\\)$",  # periodic and blank-named manual ones
+        "shadow:delimiter = -",
+        "shadow:format = -%Y-%m-%d_%H-%M",  # read from the delimiter on
         "shadow:localtime = no",
     } <= set(body)
     assert SNAPSHOT_FORMAT == "auto-%Y-%m-%d_%H-%M"
@@ -212,6 +214,48 @@ def test_share_values_that_could_inject_or_expand_are_refused(fields):
 def test_global_values_that_could_inject_or_expand_are_refused(fields):
     with pytest.raises(SmbError):
         SmbGlobals(**fields)
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"name": "Me\u202edia"}, "name"),
+        ({"name": "Me\x7fdia"}, "name"),
+        ({"name": "Me\x85dia"}, "name"),
+        ({"name": "Me\u2028dia"}, "name"),
+        ({"name": "\ufeffMedia"}, "name"),
+        ({"name": "global"}, "name"),
+        ({"path": "tank/data"}, "path"),
+        ({"path": "/tank/\u202edata"}, "path"),
+        ({"comment": "films\u200b"}, "comment"),
+        ({"time_machine_limit": 1}, "time_machine_limit"),
+    ],
+)
+def test_a_refused_share_says_which_setting_is_at_fault(fields, field):
+    with pytest.raises(SmbError) as exc:
+        share(**fields)
+    assert exc.value.field == field
+
+
+def test_an_invisible_character_is_named_by_its_code_point():
+    with pytest.raises(SmbError, match=r"may not contain the invisible character U\+202E"):
+        share(name="Me\u202edia")
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"netbios_name": "workgroup!"}, "netbios_name"),
+        ({"netbios_name": "NAS\n"}, "netbios_name"),
+        ({"workgroup": "HOME\n"}, "workgroup"),
+        ({"description": "my\u202enas"}, "description"),
+        ({"bind": ("eth0\n",)}, "bind"),
+    ],
+)
+def test_a_refused_global_says_which_setting_is_at_fault(fields, field):
+    with pytest.raises(SmbError) as exc:
+        SmbGlobals(**fields)
+    assert exc.value.field == field
 
 
 @pytest.mark.parametrize("value", ["a\nb", "trailing\\", "tab\tinside", " padded", "nul\x00"])

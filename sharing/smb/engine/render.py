@@ -10,10 +10,15 @@ from sharing.smb.engine.desired import SmbError, SmbGlobals, SmbShareSpec, SmbSt
 from sharing.smb.engine.layout import SmbLayout
 
 HEADER = "# Written by nasui from its database; edits here are replaced at the next apply."
-# ZFS snapshots the panel takes are named auto-<UTC time>, e.g. tank/media@auto-2024-05-01_13-00.
-SNAPSHOT_PREFIX = "auto-"
+# ZFS snapshots the panel names from the time: auto-<UTC time> by periodic tasks (e.g.
+# tank/media@auto-2024-05-01_13-00, -2 added when two share a minute) and manual-<UTC time> when
+# the user leaves the name blank (manual-2024-05-01_13-00-27). Samba reads the time after either
+# prefix and ignores what follows it; a name the user typed has no time, and Windows cannot list
+# it (the snapshot form says so).
+SNAPSHOT_PREFIXES = ("auto", "manual")
+SNAPSHOT_DELIMITER = "-"
 SNAPSHOT_TIME_FORMAT = "%Y-%m-%d_%H-%M"
-SNAPSHOT_FORMAT = SNAPSHOT_PREFIX + SNAPSHOT_TIME_FORMAT
+SNAPSHOT_FORMAT = SNAPSHOT_PREFIXES[0] + SNAPSHOT_DELIMITER + SNAPSHOT_TIME_FORMAT
 # What full_audit records when a share is audited: sessions, opens and namespace changes.
 AUDIT_SUCCESS = "connect disconnect create_file renameat unlinkat mkdirat"
 AUDIT_FAILURE = "connect create_file"
@@ -159,7 +164,11 @@ def _shadow_copy() -> list[str]:
         # Look for .zfs upwards from each directory: it sits at the dataset's root.
         setting("shadow:snapdirseverywhere", True),
         setting("shadow:sort", "desc"),
-        setting("shadow:format", SNAPSHOT_FORMAT),
+        # The name up to its first delimiter must match this POSIX basic regular expression;
+        # the time is read from the delimiter on, so the format starts with it.
+        setting("shadow:snapprefix", "^\\(" + "\\|".join(SNAPSHOT_PREFIXES) + "\\)$"),
+        setting("shadow:delimiter", SNAPSHOT_DELIMITER),
+        setting("shadow:format", SNAPSHOT_DELIMITER + SNAPSHOT_TIME_FORMAT),
         setting("shadow:localtime", False),
     ]
 
