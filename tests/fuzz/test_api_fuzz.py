@@ -23,6 +23,17 @@ pytestmark = [
 ]
 SEED = 20261123
 EXAMPLES = int(os.environ.get("NASUI_FUZZ_EXAMPLES", "12"))
+# The stateful phase follows the schema's links (nasui.api.links) from creates, lists and job
+# starts to what they name: more scenarios and steps than the other phases' examples, so that it
+# reaches the reads, updates and deletes of the objects it made.
+STATEFUL = int(os.environ.get("NASUI_FUZZ_STATEFUL_EXAMPLES", "40"))
+CONFIG = f"""
+generation.max-examples = {EXAMPLES}
+
+[phases.stateful]
+max-steps = 12
+generation.max-examples = {STATEFUL}
+"""
 CHECKS = ",".join(
     (
         "not_a_server_error",
@@ -52,6 +63,32 @@ def storage(tank) -> None:
 
 
 @pytest.fixture
+def one_of_each(storage) -> None:
+    """One object of every kind the API lists, as rows: a list's first object is what the
+    schema's links hand to the detail, update, delete and action operations."""
+    from sharing import models as sharing
+    from storage.models import SmartTestTask, SnapshotTask
+    from storage.snapshots import services as snapshots
+
+    family = sharing.LocalGroup.objects.create(name="family", gid=3000)
+    user = sharing.LocalUser.objects.create(username="mum", uid=3000, group=family)
+    share = sharing.SmbShare.objects.create(name="media", dataset="tank/media")
+    share.users.add(user)
+    sharing.NfsShare.objects.create(dataset="tank/media", networks=["192.168.1.0/24"])
+    portal = sharing.Portal.objects.create(comment="loopback")
+    sharing.PortalAddress.objects.create(portal=portal, address="127.0.0.1")
+    initiators = sharing.InitiatorGroup.objects.create(initiators=["iqn.2026-11.org.example:pc"])
+    sharing.AuthGroup.objects.create(tag=1, user="pc", secret="a-secret-of-14")
+    target = sharing.Target.objects.create(name="disk")
+    sharing.TargetGroup.objects.create(target=target, portal=portal, initiator_group=initiators)
+    extent = sharing.Extent.objects.create(name="disk", zvol="tank/disk")
+    sharing.TargetExtent.objects.create(target=target, extent=extent, lun_id=0)
+    SnapshotTask.objects.create(dataset="tank/media")
+    SmartTestTask.objects.create(disks=["sda"])
+    snapshots.snapshot_create(dataset="tank/media", name="before-fuzz")
+
+
+@pytest.fixture
 def advisor_runs_stay_queued(monkeypatch) -> None:
     """Advisor runs are recorded but not run: with eager jobs, an estimate of "/" or a fio run
     the fuzzer starts would run inside its request for minutes (the advisor's tests run them)."""
@@ -63,19 +100,22 @@ def advisor_runs_stay_queued(monkeypatch) -> None:
 
 
 def test_no_operation_answers_5xx_or_off_its_schema(
-    live_server, storage, token, advisor_runs_stay_queued
+    live_server, one_of_each, token, advisor_runs_stay_queued
 ):
     schemathesis = Path(sys.executable).with_name("schemathesis")
+    REPORTS.mkdir(parents=True, exist_ok=True)
+    config = REPORTS / "schemathesis.toml"
+    config.write_text(CONFIG)
     argv = [
         str(schemathesis),
+        "--config-file",
+        str(config),
         "run",
         f"{live_server.url}/api/schema/",
         "--header",
         f"Authorization: Token {token}",
         "--checks",
         CHECKS,
-        "--max-examples",
-        str(EXAMPLES),
         "--seed",
         str(SEED),
         "--generation-database",
@@ -92,7 +132,6 @@ def test_no_operation_answers_5xx_or_off_its_schema(
         str(REPORTS),
         "--no-color",
     ]
-    REPORTS.mkdir(parents=True, exist_ok=True)
     # Run from the reports folder: schemathesis keeps its cache in the working directory.
     result = subprocess.run(
         argv, capture_output=True, text=True, timeout=900, check=False, cwd=REPORTS
