@@ -19,7 +19,7 @@ class ScheduleInWords:
 
     @property
     def schedule_in_words(self) -> str:
-        """"At 02:30 on Sunday"; the fields themselves if they cannot be read."""
+        """ "At 02:30 on Sunday"; the fields themselves if they cannot be read."""
         try:
             return in_words(self.minutes, self.hours, self.days_of_week)
         except ScheduleError:

@@ -49,7 +49,7 @@ class ShareWizardForm(StyledForm):
         required=False, max_length=80, label="Share name", help_text="Empty: the dataset's name."
     )
     users = forms.MultipleChoiceField(
-        required=False, widget=forms.CheckboxSelectMultiple, label="Users who may use it"
+        required=False, widget=forms.CheckboxSelectMultiple, label="Users"
     )
     guest_ok = forms.BooleanField(
         required=False, label="Guests too: anyone on the network, without a password"
@@ -58,6 +58,7 @@ class ShareWizardForm(StyledForm):
         required=False, max_length=32, label="Or a new user", help_text=f"{NAME_RULE}."
     )
     new_password = password_field("New user's password", False)
+    new_password_again = password_field("The password again", False)
     networks = _lines("Networks", "Networks in CIDR form, one per line, e.g. 192.168.1.0/24.")
     hosts = _lines(
         "Hosts", "Host names or addresses, one per line. Networks or hosts: one at least."
@@ -77,7 +78,11 @@ class ShareWizardForm(StyledForm):
         ("What to share", "", ("existing", "parent", "name", "compression")),
         ("Share it over", "", ("smb", "nfs")),
         ("SMB: who may use it", "smb=on", ("share_name", "users", "guest_ok")),
-        ("A new user (for SMB, or for NFS to map to)", "", ("new_username", "new_password")),
+        (
+            "A new user (for SMB, or for NFS to map to)",
+            "",
+            ("new_username", "new_password", "new_password_again"),
+        ),
         (
             "NFS: which machines may mount it",
             "nfs=on",
@@ -101,6 +106,7 @@ class ShareWizardForm(StyledForm):
         self.set_choices("compression", [(c, c) for c in compressions])
         users = members(LocalUser.objects.all())
         self.set_choices("users", users)
+        self.fields["users"].empty_text = "No users yet: make one below."  # type: ignore[attr-defined]
         self.set_choices("map_mode", MAP_MODE_CHOICES)
         mapped = [("", "The new user above"), *users]
         self.set_choices("map_user", mapped)
@@ -124,6 +130,9 @@ class ShareWizardForm(StyledForm):
         data = super().clean() or {}
         if not data.get("smb") and not data.get("nfs"):
             self.add_error("smb", "Pick SMB, NFS or both.")
+        if data.get("new_password") and data.pop("new_password_again", "") != data["new_password"]:
+            self.add_error("new_password_again", "The two passwords differ: type the same twice.")
+        data.pop("new_password_again", None)
         return data
 
 

@@ -22,6 +22,7 @@ from sharing.apply import FILE_SERVICES, serialized
 from sharing.models import LocalGroup, LocalUser, NfsShare, SmbShare
 from sharing.nfs import services as nfs_services
 from sharing.runtime import runtime
+from sharing.smb import selectors as smb_selectors
 from sharing.smb import services as smb_services
 from storage.datasets import selectors as storage
 from storage.datasets import services as storage_services
@@ -280,12 +281,16 @@ def summary(made: WizardShare) -> str:
     if made.share is not None:
         names = [user.username for user in made.share.users.all()]
         who = ", ".join([*names, *(["guests"] if made.share.guest_ok else [])])
-        parts.append(f"as “{made.share.name}” over SMB for {who}")
+        where = smb_selectors.connect_address(made.share.name)
+        parts.append(f"as “{made.share.name}” over SMB for {who} (connect to {where})")
     if made.export is not None:
         clients = ", ".join([*made.export.networks, *made.export.hosts])
         mapped = made.export.map_user
         as_user = f" (everyone as {mapped})" if made.export.map_mode == "all" and mapped else ""
-        parts.append(f"over NFS at {made.path} to {clients}{as_user}")
+        parts.append(
+            f"over NFS at {made.path} to {clients}{as_user}"
+            f" (mount <this NAS's address>:{made.path})"
+        )
     said = f"{made.dataset} is shared " + " and ".join(parts) + "."
     nfs = runtime("nfs").status()
     if made.export is not None and not nfs.served:

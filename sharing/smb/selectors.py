@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
 
 from sharing.accounts.selectors import build_accounts
@@ -13,6 +15,7 @@ from storage.datasets.selectors import dataset_path
 from storage.registry import Holder
 
 log = logging.getLogger(__name__)
+DEFAULT_SMB_PORT = 445  # where Windows and macOS look without being told a port
 
 
 def _share_spec(share: SmbShare) -> SmbShareSpec | None:
@@ -71,3 +74,21 @@ def smb_share_list() -> QuerySet[SmbShare]:
 def share_holders(zfs_name: str, include_children: bool) -> list[Holder]:
     """The SMB shares of this dataset (or, with include_children, of any dataset below)."""
     return [Holder("SMB share", name) for name in smb_shares_of(zfs_name, prefix=include_children)]
+
+
+def connect_address(share: str) -> str:
+    """Where a client finds `share`: \\\\NAME\\share on the appliance's port 445, or the
+    smb:// address with its port where the panel's smbd listens elsewhere (`make run`)."""
+    row = SmbSettings.load()
+    if settings.NASUI_SMB_PORT == DEFAULT_SMB_PORT:
+        return f"\\\\{row.netbios_name}\\{share} (Windows) or smb://{row.netbios_name}/{share}"
+    addresses = [a for a in row.bind if _is_address(a)]
+    return f"smb://{addresses[0] if addresses else '127.0.0.1'}:{settings.NASUI_SMB_PORT}/{share}"
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from sharing.accounts import services as accounts
@@ -81,11 +82,31 @@ def test_the_wizard_page_shares_a_new_dataset(admin_client, fake_files, tank):
         "smb": "on",
         "new_username": "dad",
         "new_password": "dad secret 1",
+        "new_password_again": "dad secret 1",
     }
-    response = admin_client.post("/sharing/files/wizard/", form)
-    assert response.status_code == 302, response.content.decode()
+    response = admin_client.post("/sharing/files/wizard/", form, follow=True)
+    assert response.redirect_chain, response.content.decode()
     assert SmbShare.objects.get().dataset == "tank/media"
     assert storage.dataset_get("tank/media").compression == "lz4"
+    port = settings.NASUI_SMB_PORT
+    assert f"(connect to smb://127.0.0.1:{port}/media)" in response.content.decode()
+
+
+def test_a_new_users_password_is_typed_twice(admin_client, fake_files, tank):
+    form = {"existing": "", "parent": "tank", "name": "media", "smb": "on",
+            "new_username": "dad", "new_password": "dad secret 1",
+            "new_password_again": "dad secret 2"}  # fmt: skip
+    response = admin_client.post("/sharing/files/wizard/", form)
+    assert response.status_code == 400
+    assert "The two passwords differ" in response.content.decode()
+    assert not SmbShare.objects.exists()
+
+
+def test_on_the_appliance_the_address_is_the_servers_name(settings):
+    from sharing.smb.selectors import connect_address
+
+    settings.NASUI_SMB_PORT = 445
+    assert connect_address("media") == "\\\\NASUI\\media (Windows) or smb://NASUI/media"
 
 
 def test_the_api_wizard_shares_and_names_the_field_it_refuses(admin_client, fake_files, tank):

@@ -214,7 +214,8 @@ def test_the_page_exports_over_nfs_and_says_what_it_made(admin_client, fake_file
 def test_the_page_maps_everyone_to_the_new_user(admin_client, fake_files, tank):
     form = {
         "parent": "tank", "name": "home", "compression": "inherit", "smb": "on", "nfs": "on",
-        "new_username": "dad", "new_password": "dad secret 1", "networks": "10.0.0.0/8",
+        "new_username": "dad", "new_password": "dad secret 1",
+        "new_password_again": "dad secret 1", "networks": "10.0.0.0/8",
         "map_mode": "all", "map_user": "",
     }  # fmt: skip
     response = admin_client.post("/sharing/files/wizard/", form)

@@ -9,6 +9,9 @@ from django import forms
 from nasui.forms import StyledForm
 from storage import validation as v
 
+# What a disk list says when no disk is left to offer.
+NO_FREE_DISK = "No free disk: every disk is in a pool or holds something else (see Disks)."
+
 
 class PoolCreateForm(StyledForm):
     """Name, layout and disks of a new pool."""
@@ -38,6 +41,7 @@ class PoolCreateForm(StyledForm):
     def __init__(self, *args: Any, disk_choices: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for name in ("disks", "log", "cache", "spares"):
+            self.fields[name].empty_text = NO_FREE_DISK  # type: ignore[attr-defined]
             self.set_choices(name, disk_choices)
 
 

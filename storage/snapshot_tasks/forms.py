@@ -62,6 +62,9 @@ class SnapshotTaskForm(StyledForm):
         """Offer the datasets and zvols that exist."""
         super().__init__(*args, **kwargs)
         self.set_choices("dataset", [(n, n) for n in datasets])
+        for field in SCHEDULE_FIELDS:
+            # A preset sets these: they show (and can be typed in) only for a custom schedule.
+            self.show_when(field, "preset=custom")
 
     def clean(self) -> dict[str, Any]:
         """A preset wins over the typed fields (so the form works without JavaScript)."""

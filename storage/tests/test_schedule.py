@@ -160,7 +160,10 @@ def test_a_window_that_begins_when_it_ends_is_refused_on_end() -> None:
         (("0", "*", "*"), "Every hour, on the hour, every day"),
         (("30", "2", "sun"), "At 02:30 on Sunday"),
         (("*/15", "*", "*"), "Every 15 minutes, every day"),
-        (("0,30", "9-17", "mon-fri"), "At minutes 0 and 30 during hours 09 to 17, Monday to Friday"),  # noqa: E501
+        (
+            ("0,30", "9-17", "mon-fri"),
+            "At minutes 0 and 30 during hours 09 to 17, Monday to Friday",
+        ),
         (("0", "*/6", "*"), "At 00:00, 06:00, 12:00 and 18:00, every day"),
         (("0", "*/2", "*"), "Every 2 hours, on the hour, every day"),
         (("15", "*", "sat,sun"), "Every hour, at 15 past, at weekends"),

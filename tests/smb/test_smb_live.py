@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import re
 import os
+import re
 
 import pytest
 from smbprotocol.exceptions import LogonFailure, SMBOSError
