@@ -22,7 +22,8 @@ from nasui.lib.net import free_loopback_port
 from nasui.models import Job
 
 # Autocommit, as in production: a job is handed to the queue as soon as its row is saved.
-pytestmark = pytest.mark.django_db(transaction=True)
+# In the fuzz lane too (-m fuzz): what found the 500s and the hangs.
+pytestmark = [pytest.mark.fuzz, pytest.mark.django_db(transaction=True)]
 
 
 def _aim(settings, monkeypatch, url: str) -> None:

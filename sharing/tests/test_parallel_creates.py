@@ -21,7 +21,8 @@ from sharing.smb import services as smb
 from storage.datasets import selectors as dataset_selectors
 from storage.datasets import services as dataset_services
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# In the fuzz lane too (-m fuzz): what found the 500s and the hangs.
+pytestmark = [pytest.mark.fuzz, pytest.mark.django_db(transaction=True)]
 WRITERS = 10
 
 
