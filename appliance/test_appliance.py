@@ -324,10 +324,12 @@ def test_memory_report(vm: VM, state: ResultDict) -> None:
     total = re.search(r"rss_total=(\d+)MiB", match.group(0))
     assert total, match.group(0)
     assert re.search(r"panel_rss=\d+MiB panel_pss=\d+MiB", match.group(0)), match.group(0)
-    assert "inactive" not in match.group(0), match.group(0)
     assert "failed" not in match.group(0), match.group(0)
-    assert "nasui-smb=active" in match.group(0), match.group(0)  # the SMB supervisor and smbd
-    assert "nfs-server=active" in match.group(0), match.group(0)  # the kernel NFS server's unit
+    for unit in ("nasui-web", "nasui-worker", "redis-server", "nasui-iscsi", "nasui-smb", "nginx"):
+        assert f"{unit}=active" in match.group(0), (unit, match.group(0))
+    # The kernel NFS server runs once there is an export: the report (150 s after boot) may come
+    # before the test made the first one (the first login's password change takes a minute).
+    assert re.search(r"nfs-server=(active|inactive):", match.group(0)), match.group(0)
     state["rss"] = int(total.group(1))
 
 
