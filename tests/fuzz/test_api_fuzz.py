@@ -63,13 +63,17 @@ def storage(tank) -> None:
 
 
 @pytest.fixture
-def one_of_each(storage) -> None:
+def one_of_each(storage, target_service, smb_service) -> None:
     """One object of every kind the API lists, as rows: a list's first object is what the
-    schema's links hand to the detail, update, delete and action operations."""
+    schema's links hand to the detail, update, delete and action operations. The panel's own
+    tgtd and smbd serve them on free ports and are stopped after the run (none is left behind
+    listening on 3260 or 445)."""
     from sharing import models as sharing
+    from sharing.iscsi import services as iscsi
     from storage.models import SmartTestTask, SnapshotTask
     from storage.snapshots import services as snapshots
 
+    iscsi.settings_update(basename="iqn.2026-11.local.nasui", port=target_service)
     family = sharing.LocalGroup.objects.create(name="family", gid=3000)
     user = sharing.LocalUser.objects.create(username="mum", uid=3000, group=family)
     share = sharing.SmbShare.objects.create(name="media", dataset="tank/media")
