@@ -68,10 +68,11 @@ def test_the_wizard_shares_over_smb_and_nfs_with_everyone_as_the_new_user(
     assert page.get_by_label("Map to user").input_value() == ""  # the new user above
     page.get_by_role("button", name="Save").click()
 
-    page.get_by_text("tank/home is shared as “home” over SMB for mum and over NFS at").wait_for()
+    page.get_by_text("tank/home is shared as “home” over SMB for mum (connect to").wait_for()
     folder = storage.dataset_get("tank/home").mountpoint or ""
-    said = f"over NFS at {folder} to 192.168.1.0/24 (everyone as mum)."
-    assert said in page.locator("#messages").inner_text()
+    said = page.locator("#messages").inner_text()
+    assert f"over NFS at {folder} to 192.168.1.0/24 (everyone as mum)" in said
+    assert f"(mount <this NAS's address>:{folder})" in said
     export = page.locator('tr[data-export="tank/home"]')
     assert export.is_visible()
     assert "192.168.1.0/24" in export.inner_text()
