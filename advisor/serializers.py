@@ -85,8 +85,14 @@ class EstimateSampleSerializer(serializers.Serializer[dict[str, Any]]):
     blocks = serializers.IntegerField()
     bytes = serializers.IntegerField()
     seconds = serializers.FloatField()
-    complete = serializers.BooleanField()
+    complete = serializers.BooleanField(help_text="False when the time budget cut any part short.")
     note = serializers.CharField(allow_blank=True, allow_null=True)
+    wanted_blocks = serializers.IntegerField(required=False)
+    cut_short = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Blocks measured by each algorithm the time budget stopped early.",
+    )
 
 
 class CompressionRowSerializer(serializers.Serializer[dict[str, Any]]):
@@ -102,6 +108,20 @@ class CompressionRowSerializer(serializers.Serializer[dict[str, Any]]):
     decompress_mb_s = _number()
     decompress_mb_s_low = _number()
     decompress_mb_s_high = _number()
+    blocks = serializers.IntegerField(required=False, help_text="Sampled blocks it measured.")
+    complete = serializers.BooleanField(required=False)
+    exact_blocks = serializers.IntegerField(
+        required=False, help_text="lz4 only: blocks sized with OpenZFS's own lz4."
+    )
+
+
+class EstimateAdviceSerializer(serializers.Serializer[dict[str, Any]]):
+    algorithm = serializers.CharField()
+    reason = serializers.CharField()
+    stronger = serializers.CharField(required=False)
+    dedup = serializers.CharField(required=False, allow_blank=True)
+    dedup_verdict = serializers.CharField(required=False, allow_blank=True)
+    cores = serializers.IntegerField(required=False)
 
 
 class DedupSerializer(serializers.Serializer[dict[str, Any]]):
@@ -130,8 +150,9 @@ class ZdbSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class EstimateResultSerializer(serializers.Serializer[dict[str, Any]]):
-    """What an estimate found."""
+    """What an estimate found, and what it recommends."""
 
+    advice = EstimateAdviceSerializer(required=False)
     input = EstimateInputSerializer()
     sample = EstimateSampleSerializer()
     compression = CompressionRowSerializer(many=True)
@@ -167,6 +188,28 @@ class BenchmarkRowSerializer(serializers.Serializer[dict[str, Any]]):
 class RecommendationSerializer(serializers.Serializer[dict[str, Any]]):
     setting = serializers.CharField(allow_null=True)
     reason = serializers.CharField()
+    label = serializers.CharField(required=False, allow_blank=True)  # type: ignore[assignment]
+    stronger = serializers.CharField(required=False, allow_blank=True)
+    dedup_verdict = serializers.ChoiceField(
+        choices=["", "worth it", "costly", "a trap"], required=False
+    )
+    dedup = serializers.CharField(required=False, allow_blank=True)
+    speed_note = serializers.CharField(
+        required=False, allow_blank=True, help_text="Why write speeds were not used, if not."
+    )
+
+
+class BenchmarkSampleSerializer(serializers.Serializer[dict[str, Any]]):
+    """What was copied: random files, large ones in chunks spread over them."""
+
+    bytes = serializers.IntegerField()
+    files = serializers.IntegerField()
+    whole_files = serializers.IntegerField()
+    source_files = serializers.IntegerField()
+    source_bytes = serializers.IntegerField()
+    chunk_bytes = serializers.IntegerField()
+    seed = serializers.IntegerField()
+    description = serializers.CharField()
 
 
 class BenchmarkResultSerializer(serializers.Serializer[dict[str, Any]]):
@@ -175,8 +218,13 @@ class BenchmarkResultSerializer(serializers.Serializer[dict[str, Any]]):
     source = BenchmarkSourceSerializer()  # type: ignore[assignment]
     pool = serializers.CharField()
     sample_bytes = serializers.IntegerField()
+    sample = BenchmarkSampleSerializer(required=False)
     read_method = serializers.CharField()
     arc_max = serializers.IntegerField(allow_null=True)
+    compresses_on_write = serializers.BooleanField(
+        required=False,
+        help_text="False on the sandbox: its write speeds do not tell settings apart.",
+    )
     rows = BenchmarkRowSerializer(many=True)
     recommendation = RecommendationSerializer()
 

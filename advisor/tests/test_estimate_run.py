@@ -20,12 +20,14 @@ RECORD = 128 * K
 MIB = 1 << 20
 SHAPE = {
     "input": {"kind", "name", "path", "bytes", "files", "blocks", "block_size", "sector_size"},
-    "sample": {"blocks", "bytes", "seconds", "complete", "note"},
+    "sample": {"blocks", "bytes", "seconds", "complete", "note", "wanted_blocks", "cut_short"},
+    "advice": {"algorithm", "reason", "stronger", "dedup", "dedup_verdict", "cores"},
     "dedup": {"ratio", "unique_blocks", "blocks", "fraction", "kept_hashes", "compression",
               "ddt_bytes", "core_bytes_per_entry", "per_entry_source", "ram_total", "arc_max",
               "verdict", "reason", "complete", "read_mb_s"},
 }  # fmt: skip
-ROW = {"algorithm", "ratio", "ratio_low", "ratio_high", "stored_bytes", "saved_bytes",
+ROW = {"algorithm", "ratio", "ratio_low", "ratio_high", "stored_bytes", "saved_bytes", "blocks",
+       "complete",
        "compress_mb_s", "compress_mb_s_low", "compress_mb_s_high", "decompress_mb_s",
        "decompress_mb_s_low", "decompress_mb_s_high"}  # fmt: skip
 

@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from advisor.estimates.engine import sampling
-from advisor.estimates.engine.accounting import zero_is_hole
-from advisor.estimates.engine.compression import MB, Tally, report_all
+from advisor.estimates.engine.advice import advise
+from advisor.estimates.engine.compression import MB, report_all
 from advisor.estimates.engine.dedup import DEFAULT_CAP, verdict
 from advisor.estimates.engine.hashpass import Hashed, hash_blocks
-from advisor.estimates.engine.sources import Input, Layout, layout, read_block
+from advisor.estimates.engine.sampler import Sampled, sample_compression
+from advisor.estimates.engine.sampling import DEFAULT_SEED
+from advisor.estimates.engine.sources import Input, Layout, layout
 from storage.zfs.dedup import RULE_CORE_BYTES_PER_ENTRY, arc_maximum, ddt_ram_bytes
 
 DEFAULT_ALGORITHMS = ("lz4", "gzip-1", "gzip-6", "gzip-9", "zstd-1", "zstd-3", "zstd-19")
 # The compression sample may use this share of the time budget; the dedup pass gets the rest.
 COMPRESSION_SHARE = 0.4
-MIN_SAMPLE = 8  # blocks sampled even past the budget: a ratio from nothing is no estimate
 TICK = 0.25  # seconds between progress calls (the caller needs one at least every 0.5 s)
 # Percent of the progress bar at the start of each phase.
 AT_SAMPLE, AT_DEDUP = 2, 40
@@ -50,16 +49,6 @@ class Clock:
         return time.monotonic() - self.started
 
 
-@dataclass
-class Sampled:
-    """The compression phase's outcome."""
-
-    tallies: list[Tally]
-    wanted: int
-    blocks: int = 0
-    size: int = 0  # bytes of the sampled blocks
-
-
 def estimate(
     inp: Input,
     *,
@@ -72,13 +61,22 @@ def estimate(
     core_bytes_per_entry: int | None,
     progress: Progress = _quiet,
     hash_cap: int = DEFAULT_CAP,
+    seed: int = DEFAULT_SEED,
 ) -> dict[str, Any]:
     """Estimate compression (by sampling) and dedup (by hashing every block) of the input."""
     clock = Clock(progress)
     clock.tick(0, f"Listing the blocks of {inp.name}", force=True)
     found = layout(inp, lambda count: clock.tick(0, f"Listing files: {count} found"))
     sample_deadline = clock.started + time_budget * COMPRESSION_SHARE
-    sampled = sample_compression(inp, found, sample_bytes, algorithms, clock, sample_deadline)
+    sampled = sample_compression(
+        inp,
+        found,
+        sample_bytes,
+        algorithms,
+        tick=lambda done, msg: clock.tick(AT_SAMPLE + (AT_DEDUP - AT_SAMPLE) * done, msg),
+        deadline=sample_deadline,
+        seed=seed,
+    )
     hashed = hash_blocks(
         inp,
         found,
@@ -87,55 +85,35 @@ def estimate(
         deadline=clock.started + time_budget,
         cap=hash_cap,
     )
+    rows = report_all(
+        sampled.tallies, blocks=found.blocks, logical=found.logical, wanted=sampled.wanted
+    )
+    dedup = _dedup_report(
+        found,
+        hashed,
+        dedup_compression,
+        ram_total=ram_total,
+        arc_max=arc_max,
+        per_entry=core_bytes_per_entry,
+    )
     result = {
+        "advice": advise(rows, dedup),
         "input": _input_report(inp, found),
         "sample": _sample_report(found, sampled, hashed, clock.elapsed()),
-        "compression": report_all(sampled.tallies, blocks=found.blocks, logical=found.logical),
-        "dedup": _dedup_report(
-            found,
-            hashed,
-            dedup_compression,
-            ram_total=ram_total,
-            arc_max=arc_max,
-            per_entry=core_bytes_per_entry,
-        ),
+        "compression": rows,
+        "dedup": dedup,
     }
-    clock.tick(100, "Estimate done", force=True)
+    clock.tick(100, _done(result["sample"]), force=True)
     return result
 
 
-def sample_compression(
-    inp: Input,
-    found: Layout,
-    sample_bytes: int,
-    algorithms: Sequence[str],
-    clock: Clock,
-    deadline: float,
-) -> Sampled:
-    """Compress spread-out blocks with every algorithm until the sample or its time is used."""
-    names = ["off", *(a for a in dict.fromkeys(algorithms) if a != "off")]
-    wanted = sampling.sample_count(found.blocks, found.logical, sample_bytes)
-    sampled = Sampled([Tally(name) for name in names], wanted)
-    order = sampling.visiting_order(sampling.positions(found.blocks, wanted))
-    for ordinal in order:
-        if sampled.blocks >= MIN_SAMPLE and time.monotonic() > deadline:
-            break
-        file, index = found.locate(ordinal)
-        try:
-            data = read_block(file, index)
-        except OSError:
-            continue  # the file went away since the listing
-        for tally in sampled.tallies:
-            tally.add(
-                data,
-                sector_size=inp.sector_size,
-                zero_is_hole=zero_is_hole(tally.algorithm, inp.kind),
-            )
-            percent = AT_SAMPLE + (AT_DEDUP - AT_SAMPLE) * sampled.blocks / max(1, wanted)
-            clock.tick(percent, f"Compressing sampled blocks ({tally.algorithm})")
-        sampled.blocks += 1
-        sampled.size += len(data)
-    return sampled
+def _done(sample: dict[str, Any]) -> str:
+    """The last progress message: done, or done on a sample the time budget cut short."""
+    if sample["complete"]:
+        return "Estimate done on the whole sample"
+    counts = ", ".join(f"{name} {blocks}" for name, blocks in sample["cut_short"].items())
+    read = f" (blocks measured of {sample['wanted_blocks']}: {counts})" if counts else ""
+    return f"Estimate done on a sample cut short by the time budget{read}"
 
 
 def _input_report(inp: Input, found: Layout) -> dict[str, Any]:
@@ -158,11 +136,12 @@ def _sample_report(
     found: Layout, sampled: Sampled, hashed: Hashed, seconds: float
 ) -> dict[str, Any]:
     """The "sample" section, with a note saying what the figures rest on."""
-    complete = sampled.blocks >= sampled.wanted and hashed.complete
+    complete = not sampled.cut_short() and hashed.complete
     return {
         "blocks": sampled.blocks,
         "bytes": sampled.size,
         "wanted_blocks": sampled.wanted,
+        "cut_short": {tally.algorithm: tally.blocks for tally in sampled.cut_short()},
         "seconds": round(seconds, 2),
         "complete": complete,
         "note": _note(found, sampled, hashed),
@@ -173,14 +152,15 @@ def _note(found: Layout, sampled: Sampled, hashed: Hashed) -> str:
     """Plain sentences: the sample's share, the hash share, what the time budget cut."""
     share = sampled.blocks / found.blocks if found.blocks else 0.0
     parts = [
-        f"Compression from {sampled.blocks} of {found.blocks} blocks ({share:.1%}) spread over "
-        f"the input; dedup from every block read, keeping 1/{1 << hashed.sample.level} of the "
-        "hash space."
+        f"Compression from {sampled.blocks} of {found.blocks} blocks ({share:.1%}) picked at "
+        f"random over the input; dedup from every block read, keeping "
+        f"1/{1 << hashed.sample.level} of the hash space."
     ]
-    if sampled.blocks < sampled.wanted:
+    if short := sampled.cut_short():
+        counts = ", ".join(f"{tally.algorithm} {tally.blocks}" for tally in short)
         parts.append(
-            f"The time budget stopped the compression sample at {sampled.blocks} of "
-            f"{sampled.wanted} blocks, so its intervals are wider."
+            f"The time budget stopped these before the {sampled.wanted} blocks wanted "
+            f"(blocks each measured: {counts}); their intervals are wider."
         )
     if not hashed.complete:
         read = hashed.offered / found.blocks if found.blocks else 0.0
