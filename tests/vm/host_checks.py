@@ -11,7 +11,9 @@ It idles until a guest test asks, through the shared OUT dir (the guest's /mnt/o
   host writes   host_ack_NAME        at once (so the guest knows someone is answering)
   host writes   host_res_NAME.json   {"ID": {"ok", "rc", "detail", "output"}, ...}
 
-Kinds: readcap (expect size/block, optionally LBPME), inq (expect texts), qemu_io (write
+advise (tests/vm/advise_host.py with the repository's .venv: writes the mixed data into
+OUT/mixed and the advisor's estimates on it into OUT/advised.json).
+iSCSI kinds: readcap (expect size/block, optionally LBPME), inq (expect texts), qemu_io (write
 then verify a pattern), write_random (qemu-io writes incompressible bytes), discard (qemu-io
 discards a range: UNMAP), refused (iscsi-inq must fail with an expected message), testcu
 (iscsi-test-cu families with an allow-list, a second initiator and a floor of passes).
@@ -107,6 +109,8 @@ def one(
 ) -> dict[str, Any]:
     """Run one check; return its verdict."""
     kind = check["kind"]
+    if kind == "advise":
+        return advise(out, check)
     if kind.startswith("nfs_"):
         return nfs_check(out, nfs, check)
     if kind.startswith("smb_"):
@@ -172,6 +176,19 @@ def one(
         ok = bool(verdicts) and not unexpected and passed >= int(check.get("min_passed", 1))
         return {"ok": ok, "rc": rc, "detail": detail, "output": text[-4000:], "verdicts": verdicts}
     return {"ok": False, "rc": None, "detail": f"unknown kind {kind}", "output": ""}
+
+
+def advise(out: Path, check: dict[str, Any]) -> dict[str, Any]:
+    """Write the mixed data into OUT/mixed and run the advisor on it with the repo's venv."""
+    repo = Path(__file__).resolve().parents[2]
+    python = repo / ".venv" / "bin" / "python"
+    if not python.exists():
+        return {"ok": False, "rc": 127, "detail": f"{python} missing: make dev-deps", "output": ""}
+    script = str(repo / "tests" / "vm" / "advise_host.py")
+    argv = [str(python), script, str(out / "mixed"), str(check["size"]), str(check["seed"]),
+            str(out / "advised.json")]  # fmt: skip
+    rc, text = run(out, argv, 900)
+    return {"ok": rc == 0, "rc": rc, "detail": f"advise_host.py exit {rc}", "output": text}
 
 
 def discover(out: Path, port: int, check: dict[str, Any]) -> dict[str, Any]:

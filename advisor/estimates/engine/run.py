@@ -96,7 +96,7 @@ def estimate(
         arc_max=arc_max,
         per_entry=core_bytes_per_entry,
     )
-    result = {
+    result: dict[str, Any] = {
         "advice": advise(rows, dedup),
         "input": _input_report(inp, found),
         "sample": _sample_report(found, sampled, hashed, clock.elapsed()),
