@@ -61,6 +61,10 @@ __all__ = [
 class ZfsEngine(Protocol):
     """What the storage UI needs from ZFS; `cli` implements it with zpool/zfs/zdb."""
 
+    # True when a write is compressed as it is written (OpenZFS), so write speeds measure the
+    # settings; False when compression is only accounted for afterwards (the sandbox).
+    compresses_on_write: bool
+
     def version(self) -> Version:
         """OpenZFS userland and kernel versions."""
         ...

@@ -44,6 +44,8 @@ _GUID = re.compile(r"\d{1,20}")
 class CliZfsEngine(DatasetCommands, SnapshotCommands, DiskCommands):
     """ZfsEngine over the OpenZFS command-line tools."""
 
+    compresses_on_write = True  # OpenZFS compresses each record as it writes it
+
     def __init__(
         self,
         runner: Runner = subprocess_runner,

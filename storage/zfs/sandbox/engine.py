@@ -54,6 +54,10 @@ _IMPORT_ACTION = "The pool can be imported using its name or numeric identifier.
 class SandboxZfsEngine(DatasetOps, SnapshotOps, DiskOps):
     """ZfsEngine over files under `root`: disks are sparse images, datasets are directories."""
 
+    # Files are written as they come; their compression is only computed by the next rescan,
+    # so a write takes as long whatever the dataset's compression.
+    compresses_on_write = False
+
     def __init__(
         self,
         root: Path | str,
