@@ -67,8 +67,8 @@ def benchmark(
 ) -> dict[str, Any]:
     """Copy a sample into a scratch dataset per setting, measure each, destroy them all."""
     resolved = resolve_source(source_kind, source)
-    pieces = copying.plan_sample(resolved.path, sample_bytes)
-    total = copying.sample_size(pieces)
+    sample = copying.draw_sample(resolved.path, sample_bytes)
+    pieces, total = sample.pieces, sample.bytes
     if not total:
         raise ValueError(f"{source} holds no data to copy.")
     arc_max = dedup_selectors.arc_max_or_none()
@@ -79,7 +79,8 @@ def benchmark(
     finally:
         rows_bench.destroy(get_engine(), created)
     return {
-        "source": {"kind": source_kind, "name": source, "bytes": total, "files": len(pieces)},
+        "source": {"kind": source_kind, "name": source, "bytes": total, "files": sample.files},
+        "sample": copying.summary(sample),
         "pool": pool,
         "sample_bytes": sample_bytes,
         "read_method": reading.read_method(

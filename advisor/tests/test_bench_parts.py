@@ -45,36 +45,33 @@ def tree(tmp_path: Path) -> Path:
     return root
 
 
-def test_a_tree_is_sampled_in_sorted_order_and_the_last_file_is_cut(tree):
-    pieces = copying.plan_sample(tree, 4000)
-    assert [(p.relative, p.length) for p in pieces] == [("a.bin", 3000), ("b/c.bin", 1000)]
-    assert copying.sample_size(pieces) == 4000
-
-
 def test_links_and_empty_files_are_not_sampled(tree):
     assert [p.relative for p in copying.plan_sample(tree, 10**6)] == ["a.bin", "b/c.bin"]
 
 
-def test_a_single_file_gives_its_first_bytes(tree):
-    pieces = copying.plan_sample(tree / "b" / "c.bin", 1024)
-    assert [(p.relative, p.length) for p in pieces] == [("sample.bin", 1024)]
-
-
-def test_the_copy_writes_the_sample_and_times_it(tree, tmp_path):
+def test_the_copy_writes_each_files_pieces_into_one_file_and_times_it(tree, tmp_path):
     target = tmp_path / "target"
     target.mkdir()
+    (tree / "d.bin").write_bytes(bytes(range(10)) * 100)
+    pieces = [
+        copying.Piece(tree / "a.bin", 3000, "a.bin"),
+        copying.Piece(tree / "d.bin", 20, "d.bin", offset=0),
+        copying.Piece(tree / "d.bin", 15, "d.bin", offset=505),
+    ]
     seen: list[int] = []
-    result = copying.copy_sample(copying.plan_sample(tree, 4000), target, seen.append, chunk=512)
-    assert (result.bytes, result.files) == (4000, 2)
+    result = copying.copy_sample(pieces, target, seen.append, chunk=512)
+    assert (result.bytes, result.files) == (3035, 2)
     assert result.seconds > 0
     assert (target / "a.bin").read_bytes() == b"a" * 3000
-    assert (target / "b" / "c.bin").read_bytes() == b"c" * 1000
-    assert seen[-1] == 4000
+    data = (tree / "d.bin").read_bytes()
+    assert (target / "d.bin").read_bytes() == data[:20] + data[505:520]
+    assert seen[-1] == 3035
     assert seen == sorted(seen)
 
 
 def test_warming_reads_the_whole_sample(tree):
-    assert copying.warm_sample(copying.plan_sample(tree, 4000)) == 4000
+    assert copying.warm_sample(copying.plan_sample(tree, 10**6)) == 8000
+    assert copying.warm_sample([copying.Piece(tree / "b" / "c.bin", 100, "c", offset=4950)]) == 50
 
 
 def test_reading_back_reads_every_byte_after_dropping_the_page_cache(tree):

@@ -221,11 +221,13 @@ def test_dedup_space_comes_from_the_pools_alloc_and_shows_duplicates(
     assert dedup["ratio"] > lz4["ratio"]
 
 
-def test_a_zvol_is_sampled_from_its_first_bytes(tank, admin_user):
+def test_a_zvol_is_sampled_in_chunks_spread_over_it(tank, admin_user):
     engine = get_engine()
     engine.create_zvol("tank/vol", size=64 * MIB, sparse=True)
     with engine.zvol_path("tank/vol").open("r+b") as device:
-        device.write(b"zvol data " * (MIB // 2))
+        for eighth in range(8):  # text all over it, not only at its start
+            device.seek(eighth * 8 * MIB)
+            device.write(b"zvol data " * (MIB // 2))
     job = bench_services.benchmark_start(
         user=admin_user,
         source_kind="zvol",
@@ -242,6 +244,9 @@ def test_a_zvol_is_sampled_from_its_first_bytes(tank, admin_user):
         "bytes": 8 * MIB,
         "files": 1,
     }
+    sample = _result(job)["sample"]
+    assert sample["description"] == "Sample: 8.0 MiB of 64.0 MiB, in 1 MiB chunks spread over it."
+    assert (sample["source_bytes"], sample["whole_files"]) == (64 * MIB, 0)
     off, lz4 = _result(job)["rows"]
     assert lz4["used_bytes"] < off["used_bytes"] / 2
     assert _scratch_left() == []
@@ -263,6 +268,9 @@ def test_a_dataset_is_sampled_from_its_files(tank, admin_user, compressible):
     job.refresh_from_db()
     assert job.status == Job.Status.SUCCEEDED, job.error
     assert _result(job)["source"]["bytes"] == 3 * MIB
+    description = _result(job)["sample"]["description"]
+    assert description.startswith("Sample: 3.0 MiB of 4.0 MiB from ")
+    assert " of 3 files (random files" in description
     assert _result(job)["rows"][0]["logical_bytes"] >= 3 * MIB
 
 
@@ -293,3 +301,4 @@ def test_a_cancel_during_fio_stops_it_and_removes_the_scratch_zvol(tank, admin_u
     assert time.monotonic() - started < 20  # fio was stopped, not waited for
     assert len(runs) == 2
     assert _scratch_left() == []
+
