@@ -78,6 +78,9 @@ def benchmark(
         rows = _rows(reporter, pool, pieces, total, settings_for(settings), created)
     finally:
         rows_bench.destroy(get_engine(), created)
+    # Where the engine does not compress while writing, every setting writes alike: the
+    # speeds then say nothing about the settings and the recommendation leaves them out.
+    honest = get_engine().compresses_on_write
     return {
         "source": {"kind": source_kind, "name": source, "bytes": total, "files": sample.files},
         "sample": copying.summary(sample),
@@ -89,8 +92,9 @@ def benchmark(
         "arc_max": arc_max,
         "source_warmed": warmed,
         "engine": "sandbox" if is_sandbox() else "cli",
+        "compresses_on_write": honest,
         "rows": rows,
-        "recommendation": recommend(rows).as_dict(),
+        "recommendation": recommend(rows, speeds=honest, sample_share=sample.share).as_dict(),
     }
 
 

@@ -274,6 +274,20 @@ def test_a_dataset_is_sampled_from_its_files(tank, admin_user, compressible):
     assert _result(job)["rows"][0]["logical_bytes"] >= 3 * MIB
 
 
+def test_on_the_sandbox_the_result_says_speeds_are_not_used(tank, admin_user, compressible):
+    job = _start(admin_user, compressible, ["off", "lz4", "zstd", "dedup"])
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    result = _result(job)
+    assert result["compresses_on_write"] is False
+    recommendation = result["recommendation"]
+    assert recommendation["setting"] in {"lz4", "zstd"}
+    assert recommendation["label"] in {"LZ4", "ZSTD (level 3)"}
+    assert "MB/s" not in recommendation["reason"] + recommendation["stronger"]
+    assert "does not compress while writing" in recommendation["speed_note"]
+    assert recommendation["dedup_verdict"] in {"worth it", "costly", "a trap"}
+    assert result["sample"]["description"] == "Sample: the whole source, 4.0 MiB in 3 files."
+
+
 @needs_fio
 def test_a_cancel_during_fio_stops_it_and_removes_the_scratch_zvol(tank, admin_user, monkeypatch):
     monkeypatch.setattr("nasui.jobs.CANCEL_CHECK_SECONDS", 0)
@@ -302,3 +316,22 @@ def test_a_cancel_during_fio_stops_it_and_removes_the_scratch_zvol(tank, admin_u
     assert len(runs) == 2
     assert _scratch_left() == []
 
+
+def test_with_a_compressing_engine_the_recommendation_cites_the_speeds(
+    tank, admin_user, compressible, monkeypatch
+):
+    monkeypatch.setattr(type(get_engine()), "compresses_on_write", True)
+    # Every setting writes at one speed, as the sandbox's would with a busy CPU's noise removed.
+    monkeypatch.setattr("advisor.benchmarks.engine.rows.rate", lambda size, seconds: 100.0)
+    job = _start(admin_user, compressible, ["off", "lz4"])
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    result = _result(job)
+    assert result["compresses_on_write"] is True
+    recommendation = result["recommendation"]
+    assert recommendation["speed_note"] == ""
+    assert recommendation["label"] == "LZ4"
+    assert recommendation["reason"].startswith("LZ4 saved ")
+    assert (
+        "writing at 100% of its speed on this machine (100 against 100 MB/s)"
+        in (recommendation["reason"])
+    )
