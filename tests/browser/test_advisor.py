@@ -152,3 +152,12 @@ def test_a_benchmark_runs_on_the_worker_and_its_results_appear_live(
     assert "LZ4" in table.inner_text()
     for key in ("space", "write", "read", "cpu"):
         _drawn(page, key)
+
+    # The recommendation heads the page and names the algorithm; the sandbox does not compress
+    # while writing, so it rests on space and says speeds were not used.
+    card = page.get_by_test_id("recommendation")
+    assert card.is_visible()
+    assert card.get_by_role("heading").inner_text() == "Recommended: LZ4"
+    assert "saved" in page.get_by_test_id("recommendation-reason").inner_text()
+    assert "Speeds are not used" in card.get_by_test_id("speed-note").inner_text()
+    assert page.get_by_test_id("sample").inner_text().startswith("Sample: ")
