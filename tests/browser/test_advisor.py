@@ -161,3 +161,27 @@ def test_a_benchmark_runs_on_the_worker_and_its_results_appear_live(
     assert "saved" in page.get_by_test_id("recommendation-reason").inner_text()
     assert "Speeds are not used" in card.get_by_test_id("speed-note").inner_text()
     assert page.get_by_test_id("sample").inner_text().startswith("Sample: ")
+
+
+def test_an_estimate_runs_on_the_worker_and_heads_its_result_with_a_recommendation(
+    logged_in, docs, celery_worker_process
+):
+    page = logged_in
+    page.goto(page.base + "/advisor/")
+    form = page.get_by_test_id("form-estimate")
+    form.get_by_label("Dataset").select_option("tank/docs")
+    form.get_by_label("Time budget (seconds)").fill("20")
+    form.get_by_role("button", name="Start estimate").click()
+
+    page.locator('#run[data-status="succeeded"]').wait_for(timeout=90_000)
+    card = page.get_by_test_id("recommendation")
+    algorithm = card.get_attribute("data-algorithm") or ""
+    assert algorithm in ("lz4", "gzip-1", "gzip-6", "gzip-9", "zstd-1", "zstd-3", "zstd-19")
+    assert card.get_by_role("heading").inner_text() == f"Recommendation: compression={algorithm}"
+    reason = page.get_by_test_id("recommendation-reason").inner_text()
+    assert reason.startswith(f"Use {algorithm}: it saves")  # repeated log lines compress
+    assert "MB/s on one core" in reason
+    assert page.get_by_test_id("recommendation-dedup").inner_text().startswith("Dedup: ")
+    # Each algorithm's row says how many sampled blocks it measured (here: all of them).
+    row = page.get_by_test_id("compression-table").locator(f'tr[data-algorithm="{algorithm}"]')
+    assert row.locator("td").nth(1).inner_text().strip() == "24"
