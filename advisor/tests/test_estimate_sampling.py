@@ -14,6 +14,7 @@ import time
 import zlib
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -126,7 +127,7 @@ def truth(root: Path) -> dict[str, float]:
     return answer
 
 
-def runs(root: Path, found: Layout, *, sample_blocks: int, deadline: float) -> list[dict]:
+def runs(root: Path, found: Layout, *, sample_blocks: int, deadline: float) -> list[dict[str, Any]]:
     """The sampler's ratio and interval per algorithm, for seeds 0..RUNS-1."""
     rows = []
     for seed in range(RUNS):
