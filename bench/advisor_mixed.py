@@ -22,10 +22,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from advisor.estimates.engine.accounting import Stored, block_stored, stored_size
-from advisor.estimates.engine.run import DEFAULT_ALGORITHMS, estimate
+from advisor.estimates.engine.run import DEFAULT_ALGORITHMS
 from advisor.estimates.engine.sources import Input, layout, read_block
 from advisor.estimates.engine.zfslz4 import lz4_size
-from tests.vm.advise_host import DEFAULT_SAMPLE, RECORD, SECTOR, write_tree
+from tests.vm.advise_host import RECORD, SECTOR, advise, write_tree
 
 
 def truth(tree: Path) -> dict[str, float]:
@@ -46,20 +46,6 @@ def _stored(data: bytes, algo: str) -> Stored:
     if algo == "lz4" and any(data):
         return stored_size(len(data), lz4_size(data), SECTOR)
     return block_stored(data, algo, SECTOR, zero_is_hole=True)
-
-
-def run(tree: Path, budget: float, seed: int) -> dict[str, Any]:
-    """One estimate as the panel runs it."""
-    return estimate(
-        Input("dataset", "mix", tree, RECORD, SECTOR),
-        sample_bytes=DEFAULT_SAMPLE,
-        time_budget=budget,
-        dedup_compression="lz4",
-        ram_total=8 << 30,
-        arc_max=None,
-        core_bytes_per_entry=None,
-        seed=seed,
-    )
 
 
 def report(title: str, results: list[dict[str, Any]], answer: dict[str, float]) -> None:
@@ -90,7 +76,7 @@ def main() -> None:
         files = write_tree(tree, args.mib << 20, 7)
         print(f"mix: {', '.join(f'{n} {s >> 20} MiB' for n, s in files.items())}")
         for budget in (args.budget, args.budget / 10):
-            results = [run(tree, budget, seed) for seed in range(args.seeds)]
+            results = [advise(tree, budget, seed) for seed in range(args.seeds)]
             if budget == args.budget:
                 answer = truth(tree)
             report(f"budget {budget:g} s", results, answer)

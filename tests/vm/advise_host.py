@@ -21,6 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from advisor.estimates.engine.run import estimate
+from advisor.estimates.engine.sampling import DEFAULT_SEED
 from advisor.estimates.engine.sources import Input
 from tests.vm.datakinds import KINDS, generate
 
@@ -45,7 +46,7 @@ def write_tree(tree: Path, size: int, seed: int) -> dict[str, int]:
     return {path.name: path.stat().st_size for path in sorted(tree.iterdir())}
 
 
-def advise(tree: Path, seconds: float) -> dict[str, Any]:
+def advise(tree: Path, seconds: float, seed: int = DEFAULT_SEED) -> dict[str, Any]:
     """The advisor on the tree as the panel runs it on a dataset with lz4 (the default)."""
     return estimate(
         Input("dataset", "advmix", tree, RECORD, SECTOR),
@@ -55,6 +56,7 @@ def advise(tree: Path, seconds: float) -> dict[str, Any]:
         ram_total=3 << 30,
         arc_max=None,
         core_bytes_per_entry=None,
+        seed=seed,
     )
 
 
