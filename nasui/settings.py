@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "sharing",
     "monitoring",
     "advisor",
+    "replication",
 ]
 
 MIDDLEWARE = [

@@ -35,3 +35,9 @@ if printf '%s\n' "${missing[@]}" | grep -qx samba && command -v systemctl >/dev/
     fi
   done
 fi
+# The replication tests run their own sshd on a loopback port: Debian's would open port 22.
+if printf '%s\n' "${missing[@]}" | grep -qx openssh-server && command -v systemctl >/dev/null \
+  && systemctl is-enabled --quiet ssh 2>/dev/null; then
+  echo "Disabling the system ssh service installed for the tests: they run their own sshd."
+  systemctl disable --now ssh >/dev/null 2>&1 || true
+fi

@@ -38,6 +38,7 @@ TREE = {
     "sharing/control/views.py": "from sharing.files import services\n",
     "monitoring/metrics/engine/cpu.py": "",
     "advisor/estimates/engine/run.py": "",
+    "replication/connections/engine/ssh.py": "",
 }
 
 
@@ -123,6 +124,9 @@ def test_the_tree_keeps_every_contract(house):
         ("sharing/accounts/services.py", "from sharing.smb import services as s", "Sharing: the"),
         # storage learning who shares its objects
         ("storage/pools/services.py", "import sharing.iscsi.services", "Storage knows"),
+        ("storage/pools/services.py", "import replication.connections.engine.ssh", "Storage knows"),
+        # an engine stays plain Python
+        ("replication/connections/engine/ssh.py", "import django.db", "Engines are plain"),
     ],
 )
 def test_a_forbidden_import_breaks_its_contract(house, module, line, contract):

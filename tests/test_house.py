@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("nasui", "storage", "sharing", "monitoring", "advisor")
+APPS = ("nasui", "storage", "sharing", "monitoring", "advisor", "replication")
 NOT_PRODUCT = {"tests", "migrations", "__pycache__"}
 # Django's own folder names, which hold one kind of thing each.
 DJANGO_FOLDERS = {"management", "templatetags"}

@@ -1,0 +1,1 @@
+"""Plain Python for SSH: key pairs, host keys pinned and checked, commands run on the other side."""
