@@ -87,7 +87,8 @@ clean:
 	rm -rf $(VENV) node_modules static/vendor var test-artifacts
 
 # Real OpenZFS in a qemu VM (TCG): builds and caches the VM under ~/.cache/nasui/zfsvm on first use.
-test-zfs:
+# The host helper runs the advisor with the checkout's venv (tests/vm/advise_host.py).
+test-zfs: $(VENV)/.dev-installed
 	bash scripts/zfsvm.sh test $(PYTEST_ARGS)
 
 # Capture real zpool/zfs/zdb outputs from the VM into tests/zfs/fixtures/ for the parser tests.
