@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -16,6 +16,8 @@ from storage.zfs import errors as zfs
 from storage.zfs.errors import ZfsError
 
 NON_FIELD = "non_field_errors"
+# DRF's key and Django's ("__all__", a service's refusal): neither names a field to prefix.
+WHOLE = (NON_FIELD, NON_FIELD_ERRORS)
 
 
 class StorageUnavailable(exceptions.APIException):
@@ -77,7 +79,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, exceptions.ValidationError):
         fields = _field_errors(exc.detail)
         first = next(iter(fields.items()))
-        summary = first[1][0] if first[0] == NON_FIELD else f"{first[0]}: {first[1][0]}"
+        summary = first[1][0] if first[0] in WHOLE else f"{first[0]}: {first[1][0]}"
         response.data = {"detail": summary, "code": "invalid", "fields": fields}
     elif isinstance(exc, exceptions.APIException):
         codes = exc.get_codes()

@@ -62,6 +62,17 @@ def test_validation_errors_name_the_field_and_rule(admin_client):
     assert Job.objects.count() == 0
 
 
+def test_a_refusal_of_the_whole_object_is_said_without_a_key_before_it():
+    from nasui.api.errors import exception_handler
+    from nasui.validation import refusal
+
+    response = exception_handler(refusal("Nothing answered."), {})
+    assert response is not None
+    assert response.status_code == 400
+    assert response.data["detail"] == "Nothing answered."
+    assert response.data["fields"] == {"__all__": ["Nothing answered."]}
+
+
 def test_not_found_has_the_same_shape(admin_client):
     body = admin_client.get("/api/jobs/999/").json()
     assert body == {"detail": "No Job matches the given query.", "code": "not_found", "fields": {}}
