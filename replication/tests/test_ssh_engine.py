@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,15 +11,6 @@ import pytest
 from replication.connections.engine import hostkeys, keys, ssh
 from replication.connections.engine.errors import AuthRefused, HostKeyChanged, Unreachable
 from replication.tests.sshd import Sshd
-
-
-@pytest.fixture
-def sshd(tmp_path: Path) -> Iterator[Sshd]:
-    """A running server with its own host key; nothing authorized yet."""
-    server = Sshd(tmp_path)
-    server.start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
