@@ -12,6 +12,7 @@ from monitoring import urls as monitoring
 from nasui import views
 from nasui.api import urls as api_urls
 from nasui.api.schema import CachedSchemaView
+from replication import urls as replication
 from sharing import urls as sharing
 from storage import urls as storage
 
@@ -25,6 +26,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("sharing/", include((sharing.files_api_urlpatterns, "files-api"))),
     path("services/", include((sharing.services_api_urlpatterns, "services-api"))),
     path("advisor/", include((advisor.api_urlpatterns, "advisor-api"))),
+    path("replication/", include((replication.api_urlpatterns, "replication-api"))),
     path("", include(api_urls.urlpatterns)),
 ]
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 pytestmark = pytest.mark.django_db
-SECTIONS = {"storage", "monitoring", "alerts", "sharing/iscsi", "sharing", "services", "advisor"}
+SECTIONS = {"storage", "monitoring", "alerts", "sharing/iscsi", "sharing", "services"}
+SECTIONS |= {"advisor", "replication"}
 
 
 def test_the_root_lists_every_section_the_schema_and_the_docs(admin_client):

@@ -1,0 +1,52 @@
+"""Serializers of the SSH connection API: never the private key."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from replication.connections import selectors
+from replication.models import SshConnection
+
+
+class SshConnectionSerializer(serializers.ModelSerializer[SshConnection]):
+    """A connection: where, as whom, this box's public key and the host keys pinned."""
+
+    # Declared, not derived from the model: the services say why a name is refused.
+    name = serializers.CharField(
+        max_length=64, help_text="1-64 letters, digits, - _ or ., starting with a letter or digit."
+    )
+    host = serializers.CharField(max_length=253, help_text="IP address or host name.")
+    port = serializers.IntegerField(min_value=1, max_value=65535, default=22)
+    user = serializers.CharField(
+        max_length=32, default="root", help_text="The user on the other side (a POSIX name)."
+    )
+    host_key_fingerprints = serializers.SerializerMethodField()
+    authorize_command = serializers.SerializerMethodField()
+
+    class Meta:
+        model = SshConnection
+        # private_key is left out on purpose: it never leaves this box.
+        fields = (
+            "id", "name", "host", "port", "user", "public_key", "authorize_command",
+            "host_key_fingerprints", "created", "checked_at", "last_error",
+        )  # fmt: skip
+        read_only_fields = ("public_key", "created", "checked_at", "last_error")
+
+    def get_host_key_fingerprints(self, connection: SshConnection) -> list[str]:
+        """SHA256:... of each pinned host key."""
+        return selectors.fingerprints(connection)
+
+    def get_authorize_command(self, connection: SshConnection) -> str:
+        """The line to run on the other side so that it accepts this box's key."""
+        return selectors.authorize_command(connection)
+
+
+class RepinSerializer(serializers.Serializer[None]):
+    """What the user saw before asking to pin the host key offered now."""
+
+    fingerprints = serializers.ListField(
+        child=serializers.CharField(max_length=100),
+        required=False,
+        max_length=10,
+        help_text="The fingerprints (SHA256:...) you expect: other keys are refused, not pinned.",
+    )

@@ -1,0 +1,14 @@
+"""Replication's URLs: every sub-domain's API (at /api/replication/)."""
+
+from __future__ import annotations
+
+from nasui.api.routes import api_patterns_of
+from replication.connections import urls as connections
+
+# The order in which the sub-domains' routes are registered on the API router and listed at
+# its root (/api/replication/).
+SUBDOMAINS = (connections,)
+
+app_name = "replication"
+urlpatterns = [pattern for urls in SUBDOMAINS for pattern in urls.urlpatterns]
+api_urlpatterns = api_patterns_of(*SUBDOMAINS)
