@@ -12,6 +12,7 @@ NAV = [
     ("storage:index", "Storage"),
     ("sharing:files", "Sharing"),  # file shares first: what most homes want
     ("services:index", "Services"),
+    ("replication:index", "Replication"),
     ("monitoring:index", "Monitoring"),
     ("alerts:index", "Alerts"),
     ("advisor:index", "Try my data"),

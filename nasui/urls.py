@@ -58,6 +58,7 @@ urlpatterns = [
     path("monitoring/", include("monitoring.urls")),
     path("alerts/", include("monitoring.alerting.urls")),
     path("advisor/", include("advisor.urls")),
+    path("replication/", include("replication.urls")),
     # The docs page is HTML: an anonymous visitor is sent to the login page like any other page.
     path(
         "api/docs/",

@@ -1,6 +1,10 @@
-"""Replication's URLs: every sub-domain's API (at /api/replication/)."""
+"""Replication's URLs: every sub-domain's pages (at /replication/) and API (at
+/api/replication/)."""
 
 from __future__ import annotations
+
+from django.urls import path
+from django.views.generic import RedirectView
 
 from nasui.api.routes import api_patterns_of
 from replication.connections import urls as connections
@@ -10,5 +14,9 @@ from replication.connections import urls as connections
 SUBDOMAINS = (connections,)
 
 app_name = "replication"
-urlpatterns = [pattern for urls in SUBDOMAINS for pattern in urls.urlpatterns]
+urlpatterns = [
+    # Connections are all there is to replication for now: its entry page is their list.
+    path("", RedirectView.as_view(pattern_name="replication:connections"), name="index"),
+    *(pattern for urls in SUBDOMAINS for pattern in urls.urlpatterns),
+]
 api_urlpatterns = api_patterns_of(*SUBDOMAINS)

@@ -46,3 +46,23 @@ document.body.addEventListener("job-finished", function () {
     note.remove();
   });
 });
+
+// Copy buttons (data-copy="id of a field"): the field's text to the clipboard, and the button
+// says so. Without the clipboard API (plain HTTP), the text is selected for Ctrl+C instead.
+document.addEventListener("click", function (event) {
+  var button = event.target.closest && event.target.closest("[data-copy]");
+  var field = button && document.getElementById(button.getAttribute("data-copy"));
+  if (!field) { return; }
+  var said = function (text) {
+    var label = button.getAttribute("data-label") || button.textContent;
+    button.setAttribute("data-label", label);
+    button.textContent = text;
+    setTimeout(function () { button.textContent = label; }, 2000);
+  };
+  var select = function () { field.focus(); field.select(); said("Press Ctrl+C"); };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(field.value).then(function () { said("Copied"); }, select);
+  } else {
+    select();
+  }
+});
