@@ -30,7 +30,7 @@ SECTOR = 4096
 # The estimate form's defaults (advisor/forms.py): 256 MiB sample, 60 s budget.
 DEFAULT_SAMPLE = 256 << 20
 DEFAULT_SECONDS = 60.0
-DISTINCT = 48  # distinct blocks of the duplicated set, the i-th written i % 4 + 1 times
+DISTINCT = 24  # distinct blocks of the duplicated set, the i-th written i % 4 + 1 times
 
 
 def write_tree(tree: Path, size: int, seed: int) -> dict[str, int]:
