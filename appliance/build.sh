@@ -33,7 +33,8 @@ PKGS=(systemd-sysv udev kmod dbus iproute2 iputils-ping procps util-linux e2fspr
   zfsutils-linux targetcli-fb python3-rtslib-fb tgt redis-server nginx-light
   python3 python3-venv
   samba samba-vfs-modules libnss-wrapper
-  nfs-kernel-server smartmontools fio)
+  nfs-kernel-server smartmontools fio
+  openssh-client)
 # Kernel module trees nobody needs on a NAS appliance (the full tree is ~400 MiB). fs/nfsd (the
 # NFS server) stays, with what it needs outside it: net/sunrpc (sunrpc, auth_rpcgss), fs/lockd,
 # fs/nfs_common (grace, nfs_acl); exportfs is built in. fs/nfs (the client) goes.
