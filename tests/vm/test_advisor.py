@@ -21,7 +21,6 @@ import shutil
 import subprocess
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -90,12 +89,6 @@ def algo_of(dataset: str) -> str:
     return dataset.rsplit("/", 1)[1]
 
 
-def heaviness(dataset: str) -> int:
-    """Sort key putting the two slowest algorithms first, in different workers' hands."""
-    order = ("zstd-19", "gzip-9")
-    return order.index(algo_of(dataset)) if algo_of(dataset) in order else len(order)
-
-
 def copy_mix(dataset: str) -> None:
     """Copy the host's mix into the dataset's folder."""
     for source in sorted((OUT / "mixed").iterdir()):
@@ -120,10 +113,8 @@ def stored(
             name, properties={"compression": algo_of(name), "recordsize": "131072"}
         )
         before[name] = zfs_bytes(engine, name)
-    # Two copies at a time: each keeps one emulated CPU compressing (one alone leaves the other
-    # mostly idle); the heaviest two, zstd-19 and gzip-9, go to different workers.
-    with ThreadPoolExecutor(2) as workers:
-        list(workers.map(copy_mix, sorted(homes.values(), key=heaviness)))
+    for name in homes.values():  # ZFS compresses on both emulated CPUs already
+        copy_mix(name)
     for pool in (alone, rest):
         sync_pool(engine, pool)
     copied = time.monotonic()
