@@ -10,7 +10,7 @@
 # Environment (all optional):
 #   NASUI_ZFSVM_CACHE     cache dir (default ~/.cache/nasui/zfsvm)
 #   NASUI_ZFSVM_OUT       per-run dir for disks, logs, results (default: a fresh mktemp dir)
-#   NASUI_ZFSVM_TIMEOUT   overall limit for one VM run in seconds (default 1500)
+#   NASUI_ZFSVM_TIMEOUT   overall limit for one VM run in seconds (default 2700)
 #   NASUI_ZFSVM_BOOT      boot watchdog in seconds: the guest must report ready by then (120)
 #   NASUI_ZFSVM_DISKS     number of blank virtio disks (default 8), NASUI_ZFSVM_DISK_SIZE (1G)
 #   NASUI_ZFSVM_MEM       guest memory in MiB (default 3072)
@@ -343,10 +343,10 @@ watch_boot() { # the boot watchdog: the guest must print NASUI_READY in time
 }
 
 watch_run() { # the overall limit for the job
-  local limit=$(($(date +%s) + ${NASUI_ZFSVM_TIMEOUT:-1500}))
+  local limit=$(($(date +%s) + ${NASUI_ZFSVM_TIMEOUT:-2700}))
   while kill -0 "$QPID" 2>/dev/null; do
     if [ "$(date +%s)" -ge "$limit" ]; then
-      log "FAIL: the VM run passed ${NASUI_ZFSVM_TIMEOUT:-1500}s: killed"; return 1
+      log "FAIL: the VM run passed ${NASUI_ZFSVM_TIMEOUT:-2700}s: killed"; return 1
     fi
     sleep 1
   done
