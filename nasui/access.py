@@ -32,9 +32,8 @@ def is_administrator(user: Any) -> bool:
     return bool(user and user.is_authenticated and user.is_active and user.is_staff)
 
 
-class AdministratorsOnlyMiddleware:
-    """Refuse pages to signed-in users who are not administrators (the API checks on its own:
-    its views are marked login_not_required and authenticate tokens themselves)."""
+class LoginPageMiddleware:
+    """Runs `refuse` before every view that needs a login (the others pass untouched)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -45,31 +44,34 @@ class AdministratorsOnlyMiddleware:
     def process_view(
         self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
     ) -> HttpResponse | None:
-        """403 for a signed-in non-administrator on any page that needs a login."""
+        """The refusal for a view that needs a login, else None."""
         if not getattr(view, "login_required", True):
             return None
+        return self.refuse(request)
+
+    def refuse(self, request: HttpRequest) -> HttpResponse | None:
+        """A response instead of the page, or None to let it through."""
+        raise NotImplementedError
+
+
+class AdministratorsOnlyMiddleware(LoginPageMiddleware):
+    """Refuse pages to signed-in users who are not administrators (the API checks on its own:
+    its views are marked login_not_required and authenticate tokens themselves)."""
+
+    def refuse(self, request: HttpRequest) -> HttpResponse | None:
+        """403 for a signed-in non-administrator on any page that needs a login."""
         if request.user.is_authenticated and not is_administrator(request.user):
             context = {"message": ADMINISTRATORS_ONLY}
             return render(request, "registration/not_administrator.html", context, status=403)
         return None
 
 
-class PasswordChangeDueMiddleware:
+class PasswordChangeDueMiddleware(LoginPageMiddleware):
     """Send an administrator still on the machine's password to choose their own (the API
     refuses them through nasui.api.permissions)."""
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
-
-    def process_view(
-        self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
-    ) -> HttpResponse | None:
+    def refuse(self, request: HttpRequest) -> HttpResponse | None:
         """A redirect to the password page, keeping where the user was going."""
-        if not getattr(view, "login_required", True):
-            return None
         url_name = request.resolver_match.url_name if request.resolver_match else None
         if url_name in OPEN_WHILE_PASSWORD_DUE or not selectors.password_change_due(request.user):
             return None

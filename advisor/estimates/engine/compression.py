@@ -196,7 +196,8 @@ class Lz4Tally(Tally):
             (at, c.lsize, c.psize) for at, (_, c) in zip(self.ordinals, costs, strict=True)
         ]
         low, high = spread_interval(points, population)
-        centre = self.sums()[0].ratio()
+        psize = sum(c.psize for _, c in costs)
+        centre = sum(c.lsize for _, c in costs) / psize if psize else 1.0  # RatioSums.ratio()
         if centre <= 0 or self.exact.blocks >= self.blocks:
             return low, high
         f_low, f_high = self.exact.factor.interval(self.blocks)
