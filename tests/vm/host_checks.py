@@ -51,7 +51,9 @@ from tests.iscsi.iscsi_clients import image_opts, parse_test_cu
 from tests.iscsi.iscsi_clients import url as iscsi_url
 from tests.vm.datakinds import generate
 
-LIMIT = float(os.environ.get("NASUI_HOST_CHECKS_LIMIT", "1800"))
+# The helper must outlive every guest test: it lives as long as the VM run may (plus its
+# teardown) and ends earlier with the run (OUT/rc) or when scripts/zfsvm.sh is gone.
+LIMIT = float(os.environ.get("NASUI_ZFSVM_TIMEOUT", "2700")) + 300
 SMB_STATUS = re.compile(r"NT_STATUS_[A-Z_]+")
 
 
@@ -378,8 +380,9 @@ def serve(out: Path, port: int, nfs: tuple[int, int] | None = None, smb: int | N
     info = {"port": port, "nfs_ports": nfs, "smb_port": smb, "pid": os.getpid()}
     (out / "host_checks.json").write_text(json.dumps(info))
     deadline = time.monotonic() + LIMIT
+    parent = os.getppid()
     done: set[str] = set()
-    while time.monotonic() < deadline and not (out / "rc").exists():
+    while time.monotonic() < deadline and not (out / "rc").exists() and os.getppid() == parent:
         for req in sorted(out.glob("host_req_*.json")):
             name = req.name[len("host_req_") : -len(".json")]
             if name in done:

@@ -78,9 +78,11 @@ def plain_file_blocks(text: str) -> dict[str, Sizes]:
 def advised() -> dict[str, Any]:
     """The host's mix and the advisor's results on it (default budget and a tenth)."""
     check = {"id": "mix", "kind": "advise", "size": SIZE, "seed": SEED}
+    began = time.monotonic()
     answer = ask_host("advise", [check], "port", answer_wait=900.0)["mix"]
     assert answer["ok"], answer["detail"] + answer["output"][-3000:]
     results: dict[str, Any] = json.loads((OUT / "advised.json").read_text())
+    _save("advisor_host_seconds.json", round(time.monotonic() - began, 1))
     return results
 
 
@@ -113,10 +115,12 @@ def stored(
             name, properties={"compression": algo_of(name), "recordsize": "131072"}
         )
         before[name] = zfs_bytes(engine, name)
+    timing = {}
     for name in homes.values():  # ZFS compresses on both emulated CPUs already
+        began = time.monotonic()
         copy_mix(name)
-    for pool in (alone, rest):
-        sync_pool(engine, pool)
+        sync_pool(engine, name.split("/")[0])
+        timing[algo_of(name)] = round(time.monotonic() - began, 1)
     copied = time.monotonic()
     blocks = {**plain_file_blocks(zdb_dump(alone)), **plain_file_blocks(zdb_dump(rest))}
     figures: dict[str, dict[str, Any]] = {}
@@ -128,7 +132,10 @@ def stored(
             "data_ratio": ratio_of(blocks[name]),
             "dataset": name,
         }
+    dumped = time.monotonic()
     figures["zdb"] = {"simulation": engine.simulate_dedup(alone)}
+    timing |= {"zdb -ddddd": round(dumped - copied, 1), "zdb -S": round(time.monotonic() - dumped, 1)}
+    _save("advisor_timing.json", timing)
     print(f"\ncopied 7 x {sum(advised['files'].values()) >> 20} MiB in {copied - started:.0f} s, "
           f"read back by zdb in {time.monotonic() - copied:.0f} s")  # fmt: skip
     return figures
