@@ -1,0 +1,1 @@
+"""Plain Python for replication tasks: what to send (the chain both sides share), what to prune."""
