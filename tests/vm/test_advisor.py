@@ -134,7 +134,8 @@ def stored(
         }
     dumped = time.monotonic()
     figures["zdb"] = {"simulation": engine.simulate_dedup(alone)}
-    timing |= {"zdb -ddddd": round(dumped - copied, 1), "zdb -S": round(time.monotonic() - dumped, 1)}
+    timing["zdb -ddddd"] = round(dumped - copied, 1)
+    timing["zdb -S"] = round(time.monotonic() - dumped, 1)
     _save("advisor_timing.json", timing)
     print(f"\ncopied 7 x {sum(advised['files'].values()) >> 20} MiB in {copied - started:.0f} s, "
           f"read back by zdb in {time.monotonic() - copied:.0f} s")  # fmt: skip

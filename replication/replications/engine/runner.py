@@ -1,0 +1,169 @@
+"""One replication run: resume what was interrupted, plan from the chain, send, protect the base.
+
+1. An interrupted receive on the target (its `receive_resume_token`) is finished first with
+   `zfs send -t`, from where it stopped; a token whose snapshot is gone is discarded.
+2. The plan (chain.py) from both sides' snapshots: nothing, full, or increments from the
+   newest snapshot in common, or a refusal the user must answer.
+3. Each step is one `zfs send | zfs receive -s` through the pump (counted, limited, watched).
+   Received datasets stay unmounted (-u) and read-only, so nothing is mounted over the
+   target's data and nothing writes to a copy behind the next run's back.
+4. After each step the newest common snapshot is held on both sides under the task's tag and
+   the previous one released: pruning on either side never removes the base of the next run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from replication.replications.engine import chain
+from replication.replications.engine.pump import Limits, Progress, TransferFailed, transfer
+from replication.replications.engine.sides import Side, SideError
+
+GONE_SNAPSHOT = "no longer exists"  # `zfs send -t` when the token's snapshot was destroyed
+
+
+@dataclass(frozen=True)
+class Job:
+    """What one task replicates, how, and the user's answer to an earlier refusal (`choice`)."""
+
+    source: str
+    target: str
+    eligible: chain.Eligible
+    tag: str  # the hold tag that protects this task's base on both sides
+    choice: str | None = None
+    raw: bool = False  # encrypted datasets go as they are stored: the target needs no key
+    limits: Limits = field(default_factory=Limits)
+
+
+@dataclass(frozen=True)
+class Moved:
+    """Progress of a run: bytes so far of the estimated total, the rate, the step under way."""
+
+    sent: int
+    total: int
+    rate: float
+    step: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a run did: its plan's kind, the bytes it moved, whether it resumed, what arrived."""
+
+    kind: str
+    sent: int
+    resumed: bool
+    arrived: tuple[str, ...]
+    base: str | None  # the newest snapshot in common after the run
+
+
+Report = Callable[[Moved], None]
+
+
+def replicate(source: Side, target: Side, job: Job, report: Report | None = None) -> Outcome:
+    """Run `job` once; SideError / TransferFailed / ReplicationRefused say why it did not."""
+    tell = report or (lambda _: None)
+    resumed = _resume(source, target, job, tell)
+    stamps = source.snapshots(job.source)
+    if stamps is None:
+        raise SideError(f"{job.source} does not exist on {source.where}.")
+    state = target.target_state(job.target)
+    plan = chain.plan(
+        stamps, state.snapshots, job.eligible, target_written=state.written, choice=job.choice
+    )
+    if plan.force and state.snapshots:
+        _release_all(target, job, state.snapshots)  # our holds would stop the forced receive
+    sent = _run_steps(source, target, job, plan, tell)
+    return Outcome(plan.kind, resumed + sent, resumed > 0, plan.arrives, chain.base_after(plan))
+
+
+def _resume(source: Side, target: Side, job: Job, tell: Report) -> int:
+    """Finish an interrupted receive from its token; the bytes it took (0: none to finish)."""
+    token = target.resume_token(job.target)
+    if not token:
+        return 0
+    send = ["zfs", "send", "-t", token]
+    try:
+        total = estimate(source, send)
+    except SideError as error:
+        if GONE_SNAPSHOT not in str(error):
+            raise
+        target.abort_resume(job.target)  # its snapshot is gone: start over from the chain
+        return 0
+    argvs = (send, receive_argv(job, force=False))
+    return _stream((source, target), job, argvs, _meter(tell, 0, total, "resume"))
+
+
+def _run_steps(source: Side, target: Side, job: Job, plan: chain.Plan, tell: Report) -> int:
+    """Send every step of the plan, moving the protected base forward after each one."""
+    sends = [send_argv(job, step) for step in plan.steps]
+    total = sum(estimate(source, send) for send in sends)
+    base = plan.base
+    sent = 0
+    for index, (step, send) in enumerate(zip(plan.steps, sends, strict=True)):
+        label = f"{index + 1} of {len(sends)}: {step.snapshot}"
+        receive = receive_argv(job, force=plan.force and index == 0)
+        sent += _stream((source, target), job, (send, receive), _meter(tell, sent, total, label))
+        _move_protection(source, target, job, base, step.snapshot)
+        base = chain.Base(step.snapshot, step.snapshot)
+    return sent
+
+
+def _stream(
+    sides: tuple[Side, Side],
+    job: Job,
+    argvs: tuple[Sequence[str], Sequence[str]],
+    progress: Callable[[Progress], None],
+) -> int:
+    """One stream through the pump, from the source side's send to the target side's receive."""
+    (source, target), (send, receive) = sides, argvs
+    return transfer(source.argv(send), target.argv(receive), job.limits, progress)
+
+
+def send_argv(job: Job, step: chain.Step) -> list[str]:
+    """`zfs send`: large blocks, embedded data and compressed blocks as stored (or raw)."""
+    flags = ["-w"] if job.raw else ["-L", "-e", "-c"]
+    if step.base is not None:
+        flags += ["-I" if step.intermediates else "-i", f"@{step.base}"]
+    return ["zfs", "send", *flags, f"{job.source}@{step.snapshot}"]
+
+
+def receive_argv(job: Job, *, force: bool) -> list[str]:
+    """`zfs receive -s -u`: resumable, never mounted; -F only on the plan's forced step."""
+    forced = ["-F"] if force else []
+    return ["zfs", "receive", "-s", "-u", *forced, "-o", "readonly=on", job.target]
+
+
+def estimate(side: Side, send: Sequence[str]) -> int:
+    """The stream's size by `zfs send -n -P` (0 when OpenZFS does not say)."""
+    out = side.run([*send[:2], "-n", "-P", *send[2:]])
+    for line in out.splitlines():
+        key, _, value = line.partition("\t")
+        if key == "size" and value.strip().isdigit():
+            return int(value)
+    return 0
+
+
+def _move_protection(
+    source: Side, target: Side, job: Job, old: chain.Base | None, new: str
+) -> None:
+    """Hold `new` on both sides, then release the old base there (never the other way round)."""
+    source.hold(f"{job.source}@{new}", job.tag)
+    target.hold(f"{job.target}@{new}", job.tag)
+    if old is not None and old.source != new:
+        source.release(f"{job.source}@{old.source}", job.tag)
+        target.release(f"{job.target}@{old.target}", job.tag)
+
+
+def _release_all(target: Side, job: Job, snapshots: Sequence[chain.SnapStamp]) -> None:
+    """Release this task's holds on the target before a forced receive destroys those snapshots."""
+    for snap in snapshots:
+        target.release(f"{job.target}@{snap.name}", job.tag)
+
+
+def _meter(tell: Report, before: int, total: int, label: str) -> Callable[[Progress], None]:
+    """The pump's per-stream progress as the run's: bytes of earlier steps added."""
+    return lambda p: tell(Moved(before + p.sent, total, p.rate, label))
+
+
+__all__ = ["Job", "Moved", "Outcome", "TransferFailed", "replicate"]
