@@ -75,6 +75,8 @@ def build_beat_schedule(
         # smartctl is slow-ish and wakes nothing up: disks are read every few minutes, not 2 s
         "smart-refresh": beat_entry("storage.smart_refresh", smart_refresh_seconds),
         "smart-test-check": beat_entry("storage.smart_test_check", snapshot_check_seconds),
+        # replication tasks follow their schedule or their snapshot task's runs (polled)
+        "replication-due": beat_entry("replication.due", snapshot_check_seconds),
         # alerts are raised and cleared, and their mails sent, at most this late
         "alerts-evaluate": beat_entry("monitoring.alerts_evaluate", alert_check_seconds),
     }
