@@ -45,8 +45,11 @@ class Remote:
 
 
 @contextmanager
-def session(remote: Remote) -> Iterator[list[str]]:
-    """The ssh argv prefix for `remote`, its key and known_hosts in an owner-only folder."""
+def session(remote: Remote, *, compression: bool = False) -> Iterator[list[str]]:
+    """The ssh argv prefix for `remote`, its key and known_hosts in an owner-only folder.
+
+    `compression` compresses the stream on the wire (worth it on a slow link only).
+    """
     if not valid_host(remote.host) or remote.user.startswith("-") or not remote.user:
         raise ValueError(f"not a host or user to connect to: {remote.where!r}")
     with tempfile.TemporaryDirectory(prefix="nasui-ssh-") as folder:
@@ -62,6 +65,7 @@ def session(remote: Remote) -> Iterator[list[str]]:
             "-o", f"ConnectTimeout={CONNECT_TIMEOUT}",
             "-o", f"ServerAliveInterval={ALIVE_INTERVAL}",
             "-o", f"ServerAliveCountMax={ALIVE_COUNT}",
+            "-o", f"Compression={'yes' if compression else 'no'}",
             "-F", "/dev/null", "--", remote.host,
         ]  # fmt: skip
 

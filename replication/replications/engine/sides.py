@@ -132,11 +132,18 @@ class Side:
         """Discard an interrupted receive's saved state (`zfs recv -A`)."""
         self.run(["zfs", "receive", "-A", dataset])
 
+    def descendants(self, dataset: str) -> list[str]:
+        """The dataset and every file system and zvol below it, parents first."""
+        out = self.run(
+            ["zfs", "list", "-H", "-o", "name", "-r", "-t", "filesystem,volume", dataset]
+        )
+        return sorted(out.split(), key=lambda name: (name.count("/"), name))
+
 
 @contextmanager
-def over_ssh(remote: ssh.Remote) -> Iterator[Side]:
+def over_ssh(remote: ssh.Remote, *, compression: bool = False) -> Iterator[Side]:
     """The other box's side, its key and pinned host keys in place while it is used."""
-    with ssh.session(remote) as prefix:
+    with ssh.session(remote, compression=compression) as prefix:
         yield Side(prefix, remote)
 
 
