@@ -1,18 +1,21 @@
 """The built-in alert sources: pools (health, fullness, scrub errors), figures (swap, the dedup
-trap), disks (SMART failing, too hot), failed snapshot and scrub tasks, and an unreachable
-worker. Each is registered by name."""
+trap), disks (SMART failing, too hot), failed snapshot and scrub tasks, replication tasks that
+failed, were refused or fell behind, and an unreachable worker. Each is registered by name."""
 
 from __future__ import annotations
 
 import time
 
 from django.conf import settings
+from django.utils import timezone
 
 from monitoring.alerting.selectors.registry import register
 from monitoring.metrics import selectors
 from monitoring.metrics.engine.alerts import Alert, pool_alerts
 from monitoring.metrics.engine.pools import disk_states
 from nasui.health import check_health
+from replication.models import ReplicationTask
+from replication.replications import selectors as replications
 from storage.engine import get_engine
 from storage.models import ScrubTask, SnapshotTask
 from storage.smart.selectors import disks_with_smart
@@ -107,6 +110,39 @@ def task_source() -> list[Alert]:
     found = [snapshot_task_alert(t) for t in failed]
     scrubs = ScrubTask.objects.filter(enabled=True, last_outcome__startswith="Could not start")
     return found + [scrub_task_alert(t) for t in scrubs]
+
+
+def replication_alert(task: ReplicationTask) -> Alert:
+    """The last run of a replication task failed, or was refused until the user answers."""
+    if task.refusal:
+        return Alert(
+            "warning", "replication", task.name, f"Replication {task.name} waits for you",
+            f"{task.refusal} Until you choose on the task's page, the copy on the target falls "
+            "behind. The alert clears at the next run that goes through.",
+        )  # fmt: skip
+    return Alert(
+        "danger", "replication", task.name, f"Replication {task.name} failed",
+        f"The last run could not copy {task.source} to {task.target}: {task.last_error} "
+        "The next run resumes where it stopped. The alert clears at the next successful run.",
+    )  # fmt: skip
+
+
+def replication_late_alert(task: ReplicationTask) -> Alert:
+    """The newest snapshot on the target is older than the task allows."""
+    newest = task.newest_snapshot or "none yet"
+    return Alert(
+        "warning", "replication_late", task.name, f"Replication {task.name} is behind",
+        f"The newest copy on the target ({newest}) is older than {task.max_age_hours} hours, "
+        "the age this task allows. Check that the task runs and its source gets new snapshots.",
+    )  # fmt: skip
+
+
+@register("replication")
+def replication_source() -> list[Alert]:
+    """Enabled replication tasks whose last run failed or was refused, or that fell behind."""
+    tasks = replications.task_queryset().filter(enabled=True)
+    found = [replication_alert(t) for t in tasks if t.last_error or t.refusal]
+    return found + [replication_late_alert(t) for t in replications.overdue(timezone.now())]
 
 
 @register("worker")

@@ -30,7 +30,7 @@ def test_a_pool_over_90_percent_is_danger_over_80_a_warning() -> None:
 
 
 def test_the_built_in_sources_are_registered() -> None:
-    assert {"pools", "figures", "disks", "tasks", "worker"} <= set(registry.SOURCES)
+    assert {"pools", "figures", "disks", "tasks", "replication", "worker"} <= set(registry.SOURCES)
 
 
 def test_a_healthy_near_empty_pool_raises_nothing(tank) -> None:
