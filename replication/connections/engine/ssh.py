@@ -26,6 +26,7 @@ from replication.connections.engine.hostkeys import HostKey, known_hosts, scan, 
 CONNECT_TIMEOUT = 10
 # A link with no answer for ALIVE_INTERVAL * ALIVE_COUNT seconds is dropped, not waited on.
 ALIVE_INTERVAL, ALIVE_COUNT = 15, 4
+MASTER_IDLE = 60  # seconds the shared connection outlives its last command (if not stopped)
 
 
 @dataclass(frozen=True)
@@ -57,17 +58,38 @@ def session(remote: Remote, *, compression: bool = False) -> Iterator[list[str]]
         key.touch(0o600)
         key.write_text(remote.private_key)
         pinned.write_text(known_hosts(remote.host, remote.port, remote.host_keys))
-        yield [
-            "ssh", "-i", str(key), "-p", str(remote.port), "-l", remote.user,
-            "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none",
-            "-o", "StrictHostKeyChecking=yes", "-o", f"UserKnownHostsFile={pinned}",
-            "-o", "GlobalKnownHostsFile=/dev/null", "-o", "UpdateHostKeys=no",
-            "-o", f"ConnectTimeout={CONNECT_TIMEOUT}",
-            "-o", f"ServerAliveInterval={ALIVE_INTERVAL}",
-            "-o", f"ServerAliveCountMax={ALIVE_COUNT}",
-            "-o", f"Compression={'yes' if compression else 'no'}",
-            "-F", "/dev/null", "--", remote.host,
-        ]  # fmt: skip
+        control = Path(folder, "control")
+        try:
+            yield [*_options(remote, key, pinned, control, compression), "--", remote.host]
+        finally:
+            _close_master(control, remote.host)
+
+
+def _options(
+    remote: Remote, key: Path, pinned: Path, control: Path, compression: bool
+) -> list[str]:
+    """ssh and its options: this key only, the pinned host keys only, no prompts, one shared
+    connection for every command of the session (a handshake costs more than most commands)."""
+    return [
+        "ssh", "-i", str(key), "-p", str(remote.port), "-l", remote.user,
+        "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none",
+        "-o", "StrictHostKeyChecking=yes", "-o", f"UserKnownHostsFile={pinned}",
+        "-o", "GlobalKnownHostsFile=/dev/null", "-o", "UpdateHostKeys=no",
+        "-o", f"ConnectTimeout={CONNECT_TIMEOUT}",
+        "-o", f"ServerAliveInterval={ALIVE_INTERVAL}",
+        "-o", f"ServerAliveCountMax={ALIVE_COUNT}",
+        "-o", f"Compression={'yes' if compression else 'no'}",
+        "-o", "ControlMaster=auto", "-o", f"ControlPath={control}",
+        "-o", f"ControlPersist={MASTER_IDLE}",
+        "-F", "/dev/null",
+    ]  # fmt: skip
+
+
+def _close_master(control: Path, host: str) -> None:
+    """Stop the session's shared connection (it would otherwise idle out by itself)."""
+    if control.exists():
+        subprocess.run(["ssh", "-o", f"ControlPath={control}", "-F", "/dev/null", "-O", "exit",
+                        "--", host], capture_output=True, timeout=10, check=False)  # fmt: skip
 
 
 def run(remote: Remote, command: Sequence[str], *, timeout: float = 60) -> str:
