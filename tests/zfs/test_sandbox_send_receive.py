@@ -123,6 +123,7 @@ def fill(root: Path, seed: int = 1) -> None:
     (root / "secret").chmod(0o640)
     if not (root / "link").is_symlink():
         (root / "link").symlink_to("a.txt")
+    (root / os.fsdecode(b"caf\xe9.txt")).write_text("a name that is not UTF-8")
 
 
 def tree(path: Path) -> dict[str, tuple[object, ...]]:
@@ -416,6 +417,8 @@ def test_a_token_whose_snapshot_is_gone_no_longer_exists(sbx: Sandbox) -> None:
         assert stale.stderr.decode() == (
             "cannot resume send: 'tank/d@one' used in the initial send no longer exists\n"
         )
+    corrupt = sbx.zfs("send", "-t", token[:-5])
+    assert corrupt.stderr.decode() == "cannot resume send: resume token is corrupt\n"
 
 
 def test_zvols_go_whole_incrementally_and_after_a_cut(sbx: Sandbox) -> None:
@@ -446,3 +449,14 @@ def test_zvols_go_whole_incrementally_and_after_a_cut(sbx: Sandbox) -> None:
     assert [g for _, g, _ in sbx.snapshots("backup/vol")] == [
         g for _, g, _ in sbx.snapshots("tank/vol")
     ]
+
+
+def test_opening_a_sandbox_with_other_disk_settings_changes_nothing(sbx: Sandbox) -> None:
+    sbx.engine.create_snapshot("tank/d@one")
+    disks = {p.name: p.stat().st_size for p in (sbx.root / "disks").iterdir()}
+    state = (sbx.root / "state.json").read_bytes()
+    plain = [*CLI, "--root", str(sbx.root), *LIST, "tank/d"]  # the panel's 6 disks of 8 GiB
+    done = subprocess.run(plain, capture_output=True, env=ENV, cwd=REPO, check=True)
+    assert done.stdout.decode().startswith("tank/d@one\t")
+    assert {p.name: p.stat().st_size for p in (sbx.root / "disks").iterdir()} == disks
+    assert (sbx.root / "state.json").read_bytes() == state

@@ -13,6 +13,8 @@ A section carries one snapshot's whole tree (the sandbox proves flows, not sizes
                                          file's DATA is its data extents (holes stay holes)
     {"end":"section","digest":HEX}       blake2b-128 of the section's bytes before this line
 
+Hard links arrive as separate files; fifos, sockets and devices are not carried.
+
 Sending one snapshot twice gives the same bytes (copies never change), which is what lets
 `zfs send -t` resume: a resumed stream is the magic line, {"resume":{"guid","offset"}}, the
 section from the receiver's byte `offset` on, and the trailer. Sizes come from the entries

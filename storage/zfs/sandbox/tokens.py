@@ -49,9 +49,21 @@ class ResumeToken:
             token = cls(**fields)
         except (binascii.Error, ValueError, TypeError):
             raise CorruptToken(text) from None
-        if "@" not in token.toname or token.offset < 0:
+        if not _well_formed(token):
             raise CorruptToken(text)
         return token
+
+
+def _well_formed(token: ResumeToken) -> bool:
+    """Fields of the types a token holds: a snapshot name, decimal guids, a byte count."""
+    guids = [token.toguid] if token.fromguid is None else [token.toguid, token.fromguid]
+    return (
+        isinstance(token.toname, str)
+        and "@" in token.toname
+        and all(isinstance(g, str) and g.isdigit() for g in guids)
+        and isinstance(token.offset, int)
+        and token.offset >= 0
+    )
 
 
 # Where a dataset keeps an interrupted receive: its record's RESUME entry ({"token": fields,

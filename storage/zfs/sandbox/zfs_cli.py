@@ -103,7 +103,10 @@ def do_list(engine: SandboxZfsEngine, args: list[str]) -> None:
     for field in fields:
         if field not in LIST_FIELDS:
             raise ZfsError(f"invalid field '{field}'")
-    recursive = "-r" in given or int(given.get("-d", "1")) > 1
+    depth = given.get("-d", "1")
+    if not depth.isdigit():
+        raise UsageError(f"invalid depth '{depth}'")
+    recursive = "-r" in given or int(depth) > 1
     stamps = [s for name in datasets for s in engine.snapshot_stamps(name, recursive=recursive)]
     for flag, backwards in (("-s", False), ("-S", True)):
         if flag in given:
