@@ -80,49 +80,52 @@ def _check_full(
     found: Place | None,
     resuming: bool,
 ) -> Place | None:
-    said = words(header)
+    """A full stream makes a new dataset, or overwrites one that has no snapshots (-F)."""
     if found is None:
-        parent = target.rpartition("/")[0]
-        if not parent:
-            raise DatasetNotFound(f"{said}: destination '{target}' does not exist")
-        place = locate(state, find, parent)
-        if place is None:
-            last = f"{said}: unable to restore to destination"
-            opened = f"cannot open '{parent}': dataset does not exist"
-            raise DatasetNotFound(last, stderr=f"{opened}\n{last}\n")
-        if place[0].kind(place[1]) != props.FILESYSTEM:
-            raise ZfsError(f"{said}: parent '{parent}' is not a filesystem")
+        _check_new(state, find, target, header)
         return None
     tree, rel = found
-    if resuming and tree.datasets[rel].get(RESUME, {}).get("new"):
-        return found  # the dataset an interrupted full receive made: it goes on into it
+    if not (resuming and tree.datasets[rel].get(RESUME, {}).get("new")):
+        _check_overwrite(found, target, header, options)
+    # else: the dataset an interrupted full receive made, which the rest of it goes on into
+    return found
+
+
+def _check_new(state: State, find: Find, target: str, header: SectionHeader) -> None:
+    """A new dataset needs an existing file system as its parent."""
+    said = words(header)
+    parent = target.rpartition("/")[0]
+    if not parent:
+        raise DatasetNotFound(f"{said}: destination '{target}' does not exist")
+    place = locate(state, find, parent)
+    if place is None:
+        last = f"{said}: unable to restore to destination"
+        opened = f"cannot open '{parent}': dataset does not exist"
+        raise DatasetNotFound(last, stderr=f"{opened}\n{last}\n")
+    if place[0].kind(place[1]) != props.FILESYSTEM:
+        raise ZfsError(f"{said}: parent '{parent}' is not a filesystem")
+
+
+def _check_overwrite(found: Place, target: str, header: SectionHeader, options: Options) -> None:
+    """-F, no snapshots, and a zvol only where a zvol may be."""
+    tree, rel = found
+    said = words(header)
     if not options.force:
-        _refuse(
-            DatasetExists,
-            f"{said}: destination '{target}' exists",
-            "must specify -F to overwrite it",
-        )
+        _refuse(DatasetExists, f"{said}: destination '{target}' exists",
+                "must specify -F to overwrite it")  # fmt: skip
     names = snapshot_names(tree, rel)
     if names:
-        _refuse(
-            DatasetExists,
-            f"{said}: destination has snapshots (eg. {target}@{names[0]})",
-            "must destroy them to overwrite it",
-        )
-    if header.kind == props.VOLUME and not rel:
-        _refuse(
-            ZfsError,
-            f"{said}: destination {target} is the root dataset",
-            "cannot overwrite with a ZVOL",
-        )
-    if header.kind == props.VOLUME and tree.descendants(rel):
-        child = tree.full_name(tree.descendants(rel)[0])
-        _refuse(
-            ZfsError,
-            f"{said}: destination has children (eg. {child})",
-            "cannot overwrite with a ZVOL",
-        )
-    return found
+        _refuse(DatasetExists, f"{said}: destination has snapshots (eg. {target}@{names[0]})",
+                "must destroy them to overwrite it")  # fmt: skip
+    if header.kind != props.VOLUME:
+        return
+    if not rel:
+        _refuse(ZfsError, f"{said}: destination {target} is the root dataset",
+                "cannot overwrite with a ZVOL")  # fmt: skip
+    children = tree.descendants(rel)
+    if children:
+        _refuse(ZfsError, f"{said}: destination has children (eg. {tree.full_name(children[0])})",
+                "cannot overwrite with a ZVOL")  # fmt: skip
 
 
 def _check_incremental(found: Place, target: str, header: SectionHeader, options: Options) -> None:
