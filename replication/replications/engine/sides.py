@@ -36,15 +36,27 @@ class TargetState:
 
 
 class Side:
-    """`zfs` on one box: `prefix` is [] here, or the ssh argv that reaches the other box."""
+    """`zfs` on one box: `prefix` is [] here, or the ssh argv that reaches the other box.
 
-    def __init__(self, prefix: Sequence[str] = (), remote: ssh.Remote | None = None) -> None:
+    `zfs` is the program that stands for `zfs` in every command: OpenZFS's, or the sandbox's
+    (storage/zfs/sandbox/zfs_cli.py) when the fast lane proves the flows without OpenZFS.
+    """
+
+    def __init__(
+        self,
+        prefix: Sequence[str] = (),
+        remote: ssh.Remote | None = None,
+        zfs: Sequence[str] = ("zfs",),
+    ) -> None:
         self.prefix = list(prefix)
         self.remote = remote
         self.where = remote.where if remote else "this box"
+        self.zfs = list(zfs)
 
     def argv(self, command: Sequence[str]) -> list[str]:
         """The argument list that runs `command` on this side."""
+        if command and command[0] == "zfs":
+            command = [*self.zfs, *command[1:]]
         if not self.prefix:
             return list(command)
         return [*self.prefix, shlex.join(command)]

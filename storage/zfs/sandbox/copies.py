@@ -13,6 +13,8 @@ from storage.zfs.errors import (
     ZfsError,
 )
 
+BLOCK = 4096
+
 
 def copy_tree(source: Path, target: Path) -> None:
     """Copy a directory tree or a zvol file, keeping holes and modes."""
@@ -107,12 +109,40 @@ def unique_bytes(copy: Path, live: Path) -> int:
     return total
 
 
+def written_bytes(live: Path, snap: Path | None) -> int:
+    """Bytes of the live data that `snap` (the newest snapshot's copy) does not hold as it is;
+    all of it without a snapshot. A change that writes no data (a removal, an empty file, a
+    mode) counts as one 4 KiB block, so 0 means nothing changed, as OpenZFS's `written`."""
+    if live.is_file():
+        if snap is None:
+            with open(live, "rb") as handle:
+                return sum(end - start for start, end in data_extents(handle.fileno()))
+        return _zvol_changed_bytes(live, snap) or _zvol_changed_bytes(snap, live)
+    new = _entries(live)
+    old = _entries(snap) if snap is not None else {}
+    total = sum(BLOCK for rel in old if rel not in new)
+    for rel, info in new.items():
+        if not _same_entry(old.get(rel), info):
+            data = info.st_blocks * 512 if stat.S_ISREG(info.st_mode) else 0
+            total += data or BLOCK
+    return total
+
+
+def _same_entry(before: os.stat_result | None, after: os.stat_result) -> bool:
+    """An entry as it was: same type and mode; a file or link also of the same size and time."""
+    if before is None or before.st_mode != after.st_mode:
+        return False
+    if stat.S_ISDIR(after.st_mode):
+        return True  # its time moves with its contents, which are compared one by one
+    return before.st_size == after.st_size and before.st_mtime_ns == after.st_mtime_ns
+
+
 def _zvol_changed_bytes(copy: Path, live: Path) -> int:
     """Bytes of a zvol's snapshot that differ from the zvol now, reading only written extents."""
     chunk = 1 << 20
     total = 0
     with open(copy, "rb") as old, open(live, "rb") as new:
-        for start, end in _extents(old.fileno()):
+        for start, end in data_extents(old.fileno()):
             for offset in range(start, end, chunk):
                 size = min(chunk, end - offset)
                 if os.pread(old.fileno(), size, offset) != os.pread(new.fileno(), size, offset):
@@ -120,7 +150,7 @@ def _zvol_changed_bytes(copy: Path, live: Path) -> int:
     return total
 
 
-def _extents(fd: int) -> list[tuple[int, int]]:
+def data_extents(fd: int) -> list[tuple[int, int]]:
     """(start, end) of the data regions of a sparse file (SEEK_DATA / SEEK_HOLE)."""
     size = os.fstat(fd).st_size
     found, offset = [], 0

@@ -38,7 +38,10 @@ from storage.zfs.sandbox.cache import BlockCache
 from storage.zfs.sandbox.datasets import DatasetOps
 from storage.zfs.sandbox.disk_ops import DiskOps
 from storage.zfs.sandbox.disks import DiskShelf, SandboxDisk
+from storage.zfs.sandbox.receiving import ReceiveOps
+from storage.zfs.sandbox.replica import ReplicaReads
 from storage.zfs.sandbox.rescan import Progress, RescanResult, scan_pool, simulate, store
+from storage.zfs.sandbox.sending import SendOps
 from storage.zfs.sandbox.snapshots import SnapshotOps
 from storage.zfs.sandbox.state import State, StateStore
 from storage.zfs.sandbox.tree import PoolTree
@@ -51,7 +54,7 @@ ROOT_FS_DEFAULTS = {"compression": "lz4", "atime": "off"}
 _IMPORT_ACTION = "The pool can be imported using its name or numeric identifier."
 
 
-class SandboxZfsEngine(DatasetOps, SnapshotOps, DiskOps):
+class SandboxZfsEngine(DatasetOps, SnapshotOps, DiskOps, ReplicaReads, SendOps, ReceiveOps):
     """ZfsEngine over files under `root`: disks are sparse images, datasets are directories."""
 
     # Files are written as they come; their compression is only computed by the next rescan,

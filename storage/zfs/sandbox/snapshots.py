@@ -27,6 +27,7 @@ from storage.zfs.names import check_dataset_name
 from storage.zfs.sandbox import figures, paths, props
 from storage.zfs.sandbox.copies import copy_tree, remove_tree, restore_tree, tree_diff, unique_bytes
 from storage.zfs.sandbox.names import split_name
+from storage.zfs.sandbox.stamps import new_guid, next_seq
 from storage.zfs.sandbox.state import State, StateStore
 from storage.zfs.sandbox.tree import PoolTree
 from storage.zfs.snapshots import TASK_PROPERTY, check_snapshot_name
@@ -87,13 +88,13 @@ class SnapshotOps:
                         " dataset already exists"
                     )
             calc = figures.SpaceCalculator(tree)
-            # The state file sorts keys: a pool-wide counter keeps creation order (createtxg).
-            tree.record["snapshot_seq"] = seq = int(tree.record.get("snapshot_seq", 0)) + 1
+            seq = next_seq(tree)  # one createtxg for the whole recursive snapshot
             for target in targets:
                 copy_tree(tree.data_path(target), copy_path(tree, target, short))
                 _snaps(tree, target)[short] = {
                     "created": int(self._clock()),
                     "seq": seq,
+                    "guid": new_guid(),
                     "props": local,
                     "holds": [],
                     "clones": [],
@@ -183,24 +184,33 @@ class SnapshotOps:
             _snaps(tree, rel)[short]["clones"].append(target)
 
     def hold(self, snapshot: str, tag: str) -> None:
-        """Add a hold tag (a tag may be held once)."""
+        """Add a hold tag (a tag may be held once), in OpenZFS's words."""
+        head = f"cannot hold snapshot '{snapshot}'"
         with self._state.transaction() as state:
-            tree, rel, short = self._snap(state, snapshot)
+            tree, rel, short = self._held_snap(state, snapshot, head)
             holds = _snaps(tree, rel)[short]["holds"]
             if tag in holds:
-                raise DatasetExists(f"cannot hold snapshot '{snapshot}': tag already exists")
+                raise DatasetExists(f"{head}: tag already exists on this dataset")
             holds.append(tag)
 
     def release(self, snapshot: str, tag: str) -> None:
-        """Drop a hold tag."""
+        """Drop a hold tag, in OpenZFS's words."""
+        head = f"cannot release hold from snapshot '{snapshot}'"
         with self._state.transaction() as state:
-            tree, rel, short = self._snap(state, snapshot)
+            tree, rel, short = self._held_snap(state, snapshot, head)
             holds = _snaps(tree, rel)[short]["holds"]
             if tag not in holds:
-                raise ZfsError(f"cannot release hold from snapshot '{snapshot}': no such tag")
+                raise ZfsError(f"{head}: no such tag on this dataset")
             holds.remove(tag)
 
     # -- helpers -------------------------------------------------------------------------
+    def _held_snap(self, state: State, snapshot: str, head: str) -> tuple[PoolTree, str, str]:
+        """_snap, a missing snapshot told as `zfs hold` / `zfs release` tell it."""
+        try:
+            return self._snap(state, snapshot)
+        except SnapshotNotFound:
+            raise SnapshotNotFound(f"{head}: dataset does not exist") from None
+
     def _snap(self, state: State, snapshot: str) -> tuple[PoolTree, str, str]:
         """(tree, dataset rel, short name) of an existing snapshot."""
         dataset, short = check_snapshot_name(snapshot)

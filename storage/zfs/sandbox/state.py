@@ -57,6 +57,13 @@ class StateStore:
             return self._load()
 
     @contextlib.contextmanager
+    def reading(self) -> Iterator[State]:
+        """The state, its shared lock held until the block ends: files it names stay put
+        (a writer waits), e.g. while a send links a snapshot's copy aside."""
+        with file_lock(self._lock_path, shared=True):
+            yield self._load()
+
+    @contextlib.contextmanager
     def transaction(self) -> Iterator[State]:
         """Yield the state for changes; it is saved when the block ends without an exception."""
         with file_lock(self._lock_path):
