@@ -37,8 +37,10 @@ STOPPED = "Stopped before the end; the next run resumes where this one stopped."
 def local_zfs() -> list[str]:
     """The zfs command here: OpenZFS's, or the sandbox's stand-in on a box without ZFS."""
     if is_sandbox():
-        root = str(settings.NASUI_SANDBOX_DIR)
-        return [sys.executable, "-m", "storage.zfs.sandbox.zfs_cli", "--root", root]
+        return [sys.executable, "-m", "storage.zfs.sandbox.zfs_cli",
+                "--root", str(settings.NASUI_SANDBOX_DIR),
+                "--disks", str(settings.NASUI_SANDBOX_DISKS),
+                "--disk-gib", str(settings.NASUI_SANDBOX_DISK_GIB)]  # fmt: skip
     return ["zfs"]
 
 

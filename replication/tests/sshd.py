@@ -58,13 +58,16 @@ class Sshd:
         argv = [SSHD, "-D", "-e", "-f", str(self.folder / "sshd_config")]
         log = (self.folder / "sshd.log").open("ab")
         self.process = subprocess.Popen(argv, stdout=log, stderr=log)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            probe = subprocess.run(["ssh-keyscan", "-T", "1", "-p", str(self.port), "127.0.0.1"],
+            # One patient probe at a time: an emulated guest answers in seconds, and probes
+            # that give up early pile up past sshd's MaxStartups, which then drops them all.
+            probe = subprocess.run(["ssh-keyscan", "-T", "10", "-t", "ed25519", "-p",
+                                    str(self.port), "127.0.0.1"],
                                    capture_output=True, text=True, check=False)  # fmt: skip
             if probe.stdout.strip():
                 return
-            time.sleep(0.1)
+            time.sleep(0.2)
         raise RuntimeError((self.folder / "sshd.log").read_text())
 
     def stop(self) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from replication.replications.engine import chain
-from replication.replications.engine.errors import ROLLBACK, ChainBroken, TargetDiverged
+from replication.replications.engine.errors import REPLACE, ROLLBACK, ChainBroken, TargetDiverged
 from replication.replications.engine.pump import TransferFailed
 from replication.replications.engine.runner import Job, replicate
 from replication.replications.engine.sides import Side
@@ -173,3 +173,19 @@ def test_refusals_come_before_anything_is_destroyed(boxes: tuple[Box, Box]) -> N
 def _size(where: Box, *send: str) -> int:
     out = where.side().run(["zfs", "send", "-n", "-P", *send])
     return int(out.splitlines()[-1].split("\t")[1])
+
+
+def test_replace_destroys_the_targets_snapshots_only_when_chosen(boxes: tuple[Box, Box]) -> None:
+    source, target = boxes
+    snapshot(source, A1, 1)
+    target.engine.create_dataset("backup/d")
+    (target.files("backup/d") / "theirs.txt").write_text("not from the source")
+    target.engine.create_snapshot("backup/d@theirs")
+    with pytest.raises(ChainBroken, match="destroy its 1 snapshot"):
+        replicate(source.side(), target.side(), JOB)
+    assert target.snaps("backup/d") == {"theirs": 0}
+    chosen = Job(JOB.source, JOB.target, JOB.eligible, TAG, choice=REPLACE)
+    outcome = replicate(source.side(), target.side(), chosen)
+    assert (outcome.kind, outcome.arrived) == ("full", (A1,))
+    assert target.snaps("backup/d") == {A1: 1}
+    assert not (target.files("backup/d") / "theirs.txt").exists()

@@ -73,7 +73,13 @@ def replicate(source: Side, target: Side, job: Job, report: Report | None = None
     )
     if plan.force and state.snapshots:
         _release_all(target, job, state.snapshots)  # our holds would stop the forced receive
+    if plan.kind == "full" and plan.discards:
+        # OpenZFS receives a full stream over a dataset only once its snapshots are gone: the
+        # user chose to replace it, knowing these (plan.discards) are destroyed.
+        target.destroy_snapshots(job.target, plan.discards)
     sent = _run_steps(source, target, job, plan, tell)
+    if not plan.steps and plan.base is not None:
+        _move_protection(source, target, job, None, plan.base)  # a resumed run's new base
     return Outcome(plan.kind, resumed + sent, resumed > 0, plan.arrives, chain.base_after(plan))
 
 
@@ -145,12 +151,13 @@ def estimate(side: Side, send: Sequence[str]) -> int:
 
 
 def _move_protection(
-    source: Side, target: Side, job: Job, old: chain.Base | None, new: str
+    source: Side, target: Side, job: Job, old: chain.Base | None, new: str | chain.Base
 ) -> None:
     """Hold `new` on both sides, then release the old base there (never the other way round)."""
-    source.hold(f"{job.source}@{new}", job.tag)
-    target.hold(f"{job.target}@{new}", job.tag)
-    if old is not None and old.source != new:
+    base = new if isinstance(new, chain.Base) else chain.Base(new, new)
+    source.hold(f"{job.source}@{base.source}", job.tag)
+    target.hold(f"{job.target}@{base.target}", job.tag)
+    if old is not None and old.source != base.source:
         source.release(f"{job.source}@{old.source}", job.tag)
         target.release(f"{job.target}@{old.target}", job.tag)
 

@@ -1,0 +1,110 @@
+"""A replication task's runs on the sandbox engine, as the worker runs them: job, run rows, task
+state, refusals and the user's consent, the target's retention."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from nasui.models import Job
+from replication.models import ReplicationRun, ReplicationTask
+from replication.replications import services
+from storage.engine import get_engine
+from storage.pools import services as pool_services
+
+pytestmark = pytest.mark.django_db
+SCHEMA = "auto-%Y-%m-%d_%H-%M"
+
+
+def stamp(day: int) -> str:
+    return datetime(2026, 1, day, tzinfo=UTC).strftime(SCHEMA)
+
+
+@pytest.fixture
+def pools(tank, admin_user) -> None:
+    pool_services.pool_create(name="backup", layout="stripe", disks=["sdd"], user=admin_user)
+    get_engine().create_dataset("tank/home")
+
+
+def snapshot(day: int, text: str = "") -> None:
+    engine = get_engine()
+    folder = Path(engine.get_dataset("tank/home").mountpoint or "")
+    (folder / f"day{day}.txt").write_text(text or f"written on day {day}\n")
+    engine.create_snapshot(f"tank/home@{stamp(day)}")
+
+
+def run(task: ReplicationTask) -> Job:
+    job = services.replication_task_start(task=task)
+    job.refresh_from_db()
+    task.refresh_from_db()
+    return job
+
+
+def target_snaps() -> list[str]:
+    return [s.short_name for s in get_engine().list_snapshots("backup/home")]
+
+
+@pytest.fixture
+def task(pools: None) -> ReplicationTask:
+    return services.replication_task_create(
+        name="home", direction="local", source="tank/home", target="backup/home",
+        naming_schema=SCHEMA, trigger="manual",
+    )  # fmt: skip
+
+
+def test_runs_send_in_full_then_what_is_new_and_record_each_run(task: ReplicationTask) -> None:
+    snapshot(1)
+    first = run(task)
+    assert first.status == Job.Status.SUCCEEDED, first.error
+    assert target_snaps() == [stamp(1)]
+    snapshot(2)
+    snapshot(3)
+    assert run(task).status == Job.Status.SUCCEEDED
+    assert target_snaps() == [stamp(1), stamp(2), stamp(3)]
+    assert run(task).result["result"] == "nothing"
+    runs = list(task.runs.order_by("id"))
+    assert [r.result for r in runs] == ["sent", "sent", "nothing"]
+    assert runs[1].arrived == [stamp(2), stamp(3)]
+    assert runs[0].sent_bytes > 0
+    assert task.newest_snapshot == f"backup/home@{stamp(3)}"
+    copy = Path(get_engine().get_dataset("backup/home").mountpoint or "")
+    assert (copy / "day3.txt").read_text() == "written on day 3\n"
+
+
+def test_a_refusal_waits_for_consent_then_the_next_run_goes(task: ReplicationTask) -> None:
+    snapshot(1)
+    run(task)
+    get_engine().create_snapshot("backup/home@mine")
+    snapshot(2)
+    refused = run(task)
+    assert refused.status == Job.Status.FAILED
+    assert "mine" in refused.error
+    assert task.refusal_choice == "rollback"
+    assert task.runs.first().result == ReplicationRun.Result.REFUSED
+    assert "mine" in target_snaps()
+    services.replication_task_consent(task=task, choice="rollback")
+    assert run(task).status == Job.Status.SUCCEEDED
+    assert target_snaps() == [stamp(1), stamp(2)]
+    assert (task.refusal, task.refusal_choice, task.consent) == ("", "", "")
+
+
+def test_the_target_keeps_its_own_lifetime(task: ReplicationTask) -> None:
+    for day in (1, 2, 3):
+        snapshot(day)
+    services.replication_task_update(task=task, keep_value=1, keep_unit="day")
+    job = run(task)
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    # All are older than a day (January 2026), but the newest is the next run's base.
+    assert target_snaps() == [stamp(3)]
+    assert job.result["pruned"] == [f"backup/home@{stamp(1)}", f"backup/home@{stamp(2)}"]
+
+
+def test_a_missing_source_fails_in_words_and_is_recorded(task: ReplicationTask) -> None:
+    services.replication_task_update(task=task, source="tank/gone")
+    job = run(task)
+    assert job.status == Job.Status.FAILED
+    assert "tank/gone" in job.error
+    assert task.last_error
+    assert task.runs.first().result == ReplicationRun.Result.FAILED
