@@ -42,7 +42,8 @@ GUEST_PKGS=(zfsutils-linux udev kmod python3 python3-pytest python3-lz4 python3-
   procps util-linux fio open-iscsi
   targetcli-fb python3-rtslib-fb dbus
   nfs-kernel-server
-  samba samba-vfs-modules libnss-wrapper libuid-wrapper)
+  samba samba-vfs-modules libnss-wrapper libuid-wrapper
+  openssh-server openssh-client python3-cryptography)  # replication over ssh to the guest's own sshd
 # Module subset copied into the guest (plus their dependencies): the full tree is ~400 MiB.
 GUEST_MODS=(virtio_pci virtio_blk virtio_net virtio_rng virtio_console 9pnet_virtio 9p loop
   iscsi_tcp zfs configfs target_core_mod target_core_iblock target_core_file target_core_pscsi

@@ -54,7 +54,9 @@ def connection() -> SshConnection:
         ({"max_age_hours": 0}, "max_age_hours", "at least 1 hour"),
     ],
 )
-def test_a_bad_field_is_named_and_nothing_is_saved(values: dict, field: str, words: str) -> None:
+def test_a_bad_field_is_named_and_nothing_is_saved(
+    values: dict[str, object], field: str, words: str
+) -> None:
     with pytest.raises(ValidationError) as caught:
         task_for(**values)
     assert field in caught.value.message_dict
@@ -69,6 +71,7 @@ def test_a_push_needs_a_connection_and_a_local_copy_refuses_one() -> None:
         task_for(connection=connection())
     task = task_for(direction="push", connection=connection(), target="tank/home-copy")
     assert task.pk
+    assert task.connection is not None
     assert task.connection.name == "far"
 
 
