@@ -16,8 +16,8 @@ SUBDOMAINS = (connections, replications)
 
 app_name = "replication"
 urlpatterns = [
-    # Connections are all there is to replication's pages for now: its entry page is their list.
-    path("", RedirectView.as_view(pattern_name="replication:connections"), name="index"),
+    # The tasks are what replication is for; their page leads to the connections (a tab).
+    path("", RedirectView.as_view(pattern_name="replication:tasks"), name="index"),
     *(pattern for urls in SUBDOMAINS for pattern in urls.urlpatterns),
 ]
 api_urlpatterns = api_patterns_of(*SUBDOMAINS)

@@ -11,8 +11,10 @@ from django.http import Http404
 
 from nasui.models import Job
 from replication.models import ReplicationRun, ReplicationTask
+from storage.datasets.selectors import dataset_list
 from storage.periodic import claimed_slots, next_slots
 from storage.schedule import Schedule, lifetime
+from storage.zfs.errors import ZfsError
 
 ALL_DAY = (time(0, 0), time(23, 59))
 
@@ -74,6 +76,14 @@ def running_jobs(task: ReplicationTask) -> list[Job]:
     """The task's jobs that have not finished (waiting for a worker, or running)."""
     jobs = Job.objects.filter(kind="replication.run", arguments__task_id=task.pk)
     return list(jobs.exclude(status__in=Job.FINISHED))
+
+
+def local_datasets() -> list[str]:
+    """This box's datasets and zvols, offered while a source or target is typed."""
+    try:
+        return [d.name for d in dataset_list()]
+    except ZfsError:
+        return []  # no pool readable now: the names are typed
 
 
 def schema_of(task: ReplicationTask) -> str:
