@@ -32,6 +32,19 @@ class ReplicationTaskSerializer(serializers.ModelSerializer[ReplicationTask]):
     )
     begin = TimeOfDayField(required=False, help_text=f"{TIME_OF_DAY_HELP}: runs start from it.")
     end = TimeOfDayField(required=False, help_text=f"{TIME_OF_DAY_HELP}: no run after it.")
+    # Declared: a blank state ("" when there is none) is part of their schema.
+    refusal_choice = serializers.ChoiceField(
+        choices=ReplicationTask.Choice.choices,
+        allow_blank=True,
+        read_only=True,
+        help_text='What the last refusal asks you to agree to (consent); "": no refusal.',
+    )
+    consent = serializers.ChoiceField(
+        choices=ReplicationTask.Choice.choices,
+        allow_blank=True,
+        read_only=True,
+        help_text='What you agreed to, used once by the next run; "": nothing.',
+    )
     trigger_text = serializers.SerializerMethodField()
     next_runs = serializers.SerializerMethodField()
 

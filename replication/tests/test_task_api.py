@@ -201,3 +201,14 @@ def test_the_list_is_paginated_and_anonymous_is_refused(api, client, task):
     for response in (client.get(BASE), client.post(f"{BASE}{task.pk}/run/")):
         assert response.status_code in (401, 403)
     assert not Job.objects.exists()
+
+
+def test_the_schema_says_a_state_choice_may_be_blank():
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    task = schema["components"]["schemas"]["ReplicationTask"]["properties"]
+    for field in ("refusal_choice", "consent"):
+        kinds = [option["$ref"].rsplit("/", 1)[-1] for option in task[field]["oneOf"]]
+        assert kinds == ["ReplicationChoiceEnum", "BlankEnum"]
+        assert task[field]["readOnly"] is True
