@@ -212,6 +212,7 @@ def refused(task: ReplicationTask) -> ReplicationTask:
 
 def test_a_refusal_is_shown_with_its_choice(admin_client, task):
     page = page_of(admin_client, refused(task))
+    assert "needs your answer" in admin_client.get(LIST).content.decode()
     assert 'data-testid="refusal-box"' in page
     assert "data was written to it" in page
     assert f'href="{LIST}{task.pk}/consent/"' in page
@@ -236,6 +237,7 @@ def test_consent_says_what_it_destroys_and_needs_the_target_typed(admin_client, 
     task.refresh_from_db()
     assert task.consent == "rollback"
     assert "You agreed" in page_of(admin_client, task)
+    assert "you agreed: the next run goes ahead" in admin_client.get(LIST).content.decode()
 
 
 def test_consent_without_a_refusal_goes_back(admin_client, task):
