@@ -219,6 +219,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # One name for a choice set several fields share (the same units, a refusal's choices).
+    "ENUM_NAME_OVERRIDES": {
+        "LifetimeUnitEnum": "storage.models.SnapshotTask.LifetimeUnit",
+        "ReplicationChoiceEnum": "replication.models.ReplicationTask.Choice",
+    },
     "SERVE_PERMISSIONS": ["nasui.api.permissions.IsAdministrator"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

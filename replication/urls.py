@@ -8,15 +8,16 @@ from django.views.generic import RedirectView
 
 from nasui.api.routes import api_patterns_of
 from replication.connections import urls as connections
+from replication.replications import urls as replications
 
 # The order in which the sub-domains' routes are registered on the API router and listed at
 # its root (/api/replication/).
-SUBDOMAINS = (connections,)
+SUBDOMAINS = (connections, replications)
 
 app_name = "replication"
 urlpatterns = [
-    # Connections are all there is to replication for now: its entry page is their list.
-    path("", RedirectView.as_view(pattern_name="replication:connections"), name="index"),
+    # The tasks are what replication is for; their page leads to the connections (a tab).
+    path("", RedirectView.as_view(pattern_name="replication:tasks"), name="index"),
     *(pattern for urls in SUBDOMAINS for pattern in urls.urlpatterns),
 ]
 api_urlpatterns = api_patterns_of(*SUBDOMAINS)

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 
+from nasui.models import Job
 from replication.models import ReplicationRun, ReplicationTask
+from storage.datasets.selectors import dataset_list
 from storage.periodic import claimed_slots, next_slots
 from storage.schedule import Schedule, lifetime
+from storage.zfs.errors import ZfsError
+
+ALL_DAY = (time(0, 0), time(23, 59))
 
 
 def task_queryset() -> QuerySet[ReplicationTask]:
@@ -29,6 +35,55 @@ def task_get(pk: int) -> ReplicationTask:
 def runs_of(task: ReplicationTask, count: int = 20) -> QuerySet[ReplicationRun]:
     """The task's latest runs, newest first."""
     return task.runs.all()[:count]
+
+
+def run_queryset(task: ReplicationTask) -> QuerySet[ReplicationRun]:
+    """Every run of the task, newest first (the API pages through them)."""
+    return task.runs.all()
+
+
+@dataclass(frozen=True)
+class TaskRow:
+    """A task as its list shows it: when it runs, in words, and how its last run ended."""
+
+    task: ReplicationTask
+    trigger: str
+    last_run: ReplicationRun | None
+
+
+def task_rows() -> list[TaskRow]:
+    """Every task with its trigger in words and its last run (one query for all the runs)."""
+    latest = ReplicationRun.objects.order_by("-started_at", "-id")[:1]
+    tasks = task_queryset().prefetch_related(Prefetch("runs", latest, to_attr="latest"))
+    return [TaskRow(t, trigger_text(t), next(iter(getattr(t, "latest", [])), None)) for t in tasks]
+
+
+def trigger_text(task: ReplicationTask) -> str:
+    """When the task runs, as a sentence."""
+    if task.trigger == ReplicationTask.Trigger.SCHEDULE:
+        words = task.schedule_in_words
+        if (task.begin, task.end) != ALL_DAY:
+            words += f", only from {task.begin:%H:%M} to {task.end:%H:%M}"
+        return words
+    if task.trigger == ReplicationTask.Trigger.AFTER_TASK:
+        if task.snapshot_task is None:
+            return "After its periodic snapshot task, which was deleted: choose another trigger"
+        return f"After each periodic snapshot of {task.snapshot_task.dataset}"
+    return "Only when run by hand"
+
+
+def running_jobs(task: ReplicationTask) -> list[Job]:
+    """The task's jobs that have not finished (waiting for a worker, or running)."""
+    jobs = Job.objects.filter(kind="replication.run", arguments__task_id=task.pk)
+    return list(jobs.exclude(status__in=Job.FINISHED))
+
+
+def local_datasets() -> list[str]:
+    """This box's datasets and zvols, offered while a source or target is typed."""
+    try:
+        return [d.name for d in dataset_list()]
+    except ZfsError:
+        return []  # no pool readable now: the names are typed
 
 
 def schema_of(task: ReplicationTask) -> str:

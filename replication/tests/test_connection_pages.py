@@ -31,9 +31,10 @@ def test_the_list_shows_an_empty_state_with_a_button(admin_client):
     assert "/replication/connections/add/" in page
 
 
-def test_replication_is_in_the_navigation_and_leads_to_the_connections(admin_client):
+def test_replication_is_in_the_navigation_and_its_tasks_lead_to_the_connections(admin_client):
     assert 'href="/replication/"' in admin_client.get("/").content.decode()
-    assert admin_client.get("/replication/")["Location"] == LIST
+    tasks = admin_client.get(admin_client.get("/replication/")["Location"]).content.decode()
+    assert f'href="{LIST}"' in tasks
 
 
 def test_adding_a_connection_leads_to_its_key(admin_client, sshd):

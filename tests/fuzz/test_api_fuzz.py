@@ -68,6 +68,7 @@ def one_of_each(storage, target_service, smb_service) -> None:
     schema's links hand to the detail, update, delete and action operations. The panel's own
     tgtd and smbd serve them on free ports and are stopped after the run (none is left behind
     listening on 3260 or 445)."""
+    from replication.models import ReplicationTask
     from sharing import models as sharing
     from sharing.iscsi import services as iscsi
     from storage.models import SmartTestTask, SnapshotTask
@@ -90,6 +91,10 @@ def one_of_each(storage, target_service, smb_service) -> None:
     SnapshotTask.objects.create(dataset="tank/media")
     SmartTestTask.objects.create(disks=["sda"])
     snapshots.snapshot_create(dataset="tank/media", name="before-fuzz")
+    ReplicationTask.objects.create(
+        name="media", direction="local", source="tank/media", target="tank/copy",
+        naming_schema="auto-%Y-%m-%d_%H-%M", trigger="manual",
+    )  # fmt: skip
 
 
 @pytest.fixture
