@@ -49,9 +49,9 @@ def replication_task_delete(*, task: ReplicationTask) -> None:
 def replication_task_start(
     *, task: ReplicationTask, user: User | AnonymousUser | None = None
 ) -> Job:
-    """Run the task now, as a job."""
-    if task.runs.filter(result="running").exists():
-        raise fail("task", "This task is already running.")
+    """Run the task now, as a job (one at a time: a queued one counts)."""
+    if selectors.running_jobs(task) or task.runs.filter(result="running").exists():
+        raise fail("task", "This task is already running or waiting to run.")
     # Marked now, not when the worker starts it: beat must not start it again meanwhile.
     ReplicationTask.objects.filter(pk=task.pk).update(last_run_at=timezone.now())
     return job_start(
@@ -82,6 +82,6 @@ def due_tasks(now: Any = None) -> list[Job]:
     now = now or timezone.now()
     started = []
     for task in selectors.due(ReplicationTask.objects.filter(enabled=True), now):
-        if not task.runs.filter(result="running").exists():
+        if not selectors.running_jobs(task) and not task.runs.filter(result="running").exists():
             started.append(replication_task_start(task=task))
     return started

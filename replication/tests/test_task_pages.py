@@ -199,7 +199,7 @@ def test_run_now_starts_a_replication_job_and_the_page_shows_it(admin_client, ta
 def test_run_now_of_a_running_task_says_why_not(admin_client, task):
     ReplicationRun.objects.create(task=task)
     response = admin_client.post(f"{LIST}{task.pk}/run/")
-    assert said(response) == ["This task is already running."]
+    assert said(response) == ["This task is already running or waiting to run."]
     assert not Job.objects.exists()
 
 

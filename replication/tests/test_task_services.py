@@ -145,3 +145,11 @@ def test_a_task_is_overdue_when_its_newest_copy_is_older_than_allowed() -> None:
     task.newest_at = now - timedelta(hours=25)
     task.save()
     assert [t.pk for t in selectors.overdue(now)] == [task.pk]
+
+
+def test_a_task_waiting_for_a_worker_is_not_started_twice() -> None:
+    task = task_for()
+    services.replication_task_start(task=task)
+    with pytest.raises(ValidationError, match="already running or waiting"):
+        services.replication_task_start(task=task)
+    assert Job.objects.filter(kind="replication.run").count() == 1
