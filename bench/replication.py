@@ -116,6 +116,9 @@ def full(args: argparse.Namespace, there: Side, first: str) -> None:
             took = (engine(there, "bsrc/data", target) if kind == "engine"
                     else plain(there.prefix, "bsrc/data", first, target))  # fmt: skip
             times[kind].append(took)
+            if kind == "engine":  # the task's hold on its base, on both sides
+                Side().release(f"bsrc/data@{first}", "bench")
+                there.release(f"{target}@{first}", "bench")
             zfs("destroy", "-r", target)
             print(f"full {kind:<6} round {round_}: {args.mib / took:6.1f} MiB/s ({took:.1f} s)")
     engine_mib = args.mib / statistics.median(times["engine"])
