@@ -7,7 +7,8 @@ Runs in the ZFS VM (root, real OpenZFS): two pools stand for two boxes, the othe
 root@127.0.0.1 through a real sshd (replication/tests/sshd.py). The same full stream is sent
 three times, alternating, by the task's engine (runner.replicate: the pump in Python, counted
 and watched) and by a shell-free pipe of the same three programs (`zfs send -L -e -c`, `ssh`
-that runs `zfs receive`); prints each, their medians and the ratio (target >= 0.9). Then
+that runs `zfs receive`); prints each, their medians and the ratio (target >= 0.9). Then the
+time of a run with nothing to send (the engine's fixed cost: its own zfs commands), and
 incremental runs after writing --changes MiB each: the time against the size of the change.
 """
 
@@ -129,6 +130,9 @@ def full(args: argparse.Namespace, there: Side, first: str) -> None:
 
 def increments(args: argparse.Namespace, there: Side) -> None:
     engine(there, "bsrc/data", "bdst/kept")
+    idle = [engine(there, "bsrc/data", "bdst/kept") for _ in range(3)]
+    print(f"a run with nothing to send: {statistics.median(idle):.1f} s (its own commands; "
+          "the engine's fixed cost per run)")  # fmt: skip
     sizes = [int(x) for x in args.changes.split(",")]
     for index, mib in enumerate(sizes, start=1):
         fill("bsrc/data", f"change{index}.bin", mib)

@@ -63,11 +63,13 @@ Report = Callable[[Moved], None]
 def replicate(source: Side, target: Side, job: Job, report: Report | None = None) -> Outcome:
     """Run `job` once; SideError / TransferFailed / ReplicationRefused say why it did not."""
     tell = report or (lambda _: None)
-    resumed = _resume(source, target, job, tell)
+    state = target.target_state(job.target)
+    resumed = _resume(source, target, job, tell, state.resume_token)
+    if state.resume_token:  # finished (a snapshot arrived) or discarded: it changed
+        state = target.target_state(job.target)
     stamps = source.snapshots(job.source)
     if stamps is None:
         raise SideError(f"{job.source} does not exist on {source.where}.")
-    state = target.target_state(job.target)
     plan = chain.plan(
         stamps, state.snapshots, job.eligible, target_written=state.written, choice=job.choice
     )
@@ -78,14 +80,13 @@ def replicate(source: Side, target: Side, job: Job, report: Report | None = None
         # user chose to replace it, knowing these (plan.discards) are destroyed.
         target.destroy_snapshots(job.target, plan.discards)
     sent = _run_steps(source, target, job, plan, tell)
-    if not plan.steps and plan.base is not None:
-        _move_protection(source, target, job, None, plan.base)  # a resumed run's new base
+    if resumed and not plan.steps and plan.base is not None:
+        _move_protection(source, target, job, None, plan.base)  # the resumed stream's base
     return Outcome(plan.kind, resumed + sent, resumed > 0, plan.arrives, chain.base_after(plan))
 
 
-def _resume(source: Side, target: Side, job: Job, tell: Report) -> int:
+def _resume(source: Side, target: Side, job: Job, tell: Report, token: str) -> int:
     """Finish an interrupted receive from its token; the bytes it took (0: none to finish)."""
-    token = target.resume_token(job.target)
     if not token:
         return 0
     send = ["zfs", "send", "-t", token]

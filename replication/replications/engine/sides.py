@@ -100,7 +100,7 @@ class Side:
             return TargetState(None, False, "")
         values = self.properties(dataset, ("written", "receive_resume_token"))
         # Without snapshots nothing shows the data came from the source: count it as data.
-        written = not snapshots or int(values["written"] or 0) > 0
+        written = not snapshots or (values["written"].isdigit() and int(values["written"]) > 0)
         return TargetState(snapshots, written, _token(values["receive_resume_token"]))
 
     def properties(self, dataset: str, names: Sequence[str]) -> dict[str, str]:
