@@ -25,6 +25,7 @@ from replication.replications.engine.pump import Limits, TransferFailed
 from replication.replications.engine.runner import Job, Moved, Outcome, replicate
 from replication.replications.engine.sides import Side, SideError, over_ssh
 from replication.replications.engine.target_retention import expired_on_target
+from replication.replications.validation import inside
 from storage.engine import is_sandbox
 
 Report = Callable[[int, str], None]  # percent, message
@@ -58,7 +59,7 @@ def sides_of(task: ReplicationTask) -> Iterator[tuple[Side, Side]]:
 def dataset_pairs(task: ReplicationTask, source: Side) -> list[Pair]:
     """The datasets the task copies, parents first: the source, and its children if recursive."""
     names = source.descendants(task.source) if task.recursive else [task.source]
-    kept = [n for n in names if not any(_inside(n, gone) for gone in task.exclude)]
+    kept = [n for n in names if not any(inside(n, gone) for gone in task.exclude)]
     return [(name, task.target + name[len(task.source) :]) for name in kept]
 
 
@@ -170,7 +171,3 @@ def _finish(
         task.consent = ""  # used (or not needed): a later refusal asks again
     task.save(update_fields=["refusal", "refusal_choice", "last_error", "consent",
                              "newest_snapshot", "newest_at"])  # fmt: skip
-
-
-def _inside(name: str, ancestor: str) -> bool:
-    return name == ancestor or name.startswith(f"{ancestor}/")

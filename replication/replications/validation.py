@@ -46,7 +46,7 @@ def _check_datasets(task: ReplicationTask) -> None:
         problem = dataset_name_problem(getattr(task, field))
         if problem:
             raise fail(field, problem)
-    if task.direction == ReplicationTask.Direction.LOCAL and _inside(task.target, task.source):
+    if task.direction == ReplicationTask.Direction.LOCAL and inside(task.target, task.source):
         raise fail("target", "The target cannot be the source or inside it.")
     if "/" not in task.target:
         raise fail("target", "Name a dataset inside a pool (pool/name): a pool's root "
@@ -56,7 +56,7 @@ def _check_datasets(task: ReplicationTask) -> None:
     for child in task.exclude:
         if not task.recursive:
             raise fail("exclude", "Children can be left out only of a recursive task.")
-        if not _inside(child, task.source) or child == task.source:
+        if not inside(child, task.source) or child == task.source:
             raise fail("exclude", f"“{child}” is not a child of {task.source}.")
 
 
@@ -98,6 +98,6 @@ def _check_limits(task: ReplicationTask) -> None:
         raise fail("max_age_hours", "Use at least 1 hour, or leave it empty.")
 
 
-def _inside(name: str, ancestor: str) -> bool:
+def inside(name: str, ancestor: str) -> bool:
     """`name` is `ancestor` or below it."""
     return name == ancestor or name.startswith(f"{ancestor}/")
