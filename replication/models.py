@@ -108,7 +108,8 @@ class ReplicationTask(ScheduleInWords, models.Model):
 
 
 class ReplicationRun(models.Model):
-    """One run of a task: when, what it moved, how it ended."""
+    """One run of a task (a replication, a restore or a test restore): when, what it moved,
+    how it ended."""
 
     class Result(models.TextChoices):
         RUNNING = "running", "Running"
@@ -117,10 +118,16 @@ class ReplicationRun(models.Model):
         REFUSED = "refused", "Refused"
         FAILED = "failed", "Failed"
 
+    class Kind(models.TextChoices):
+        REPLICATE = "replicate", "Replication"
+        RESTORE = "restore", "Restore"
+        TEST = "test", "Test restore"
+
     task = models.ForeignKey(ReplicationTask, on_delete=models.CASCADE, related_name="runs")
     job = models.ForeignKey(Job, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.REPLICATE)
     result = models.CharField(max_length=8, choices=Result.choices, default=Result.RUNNING)
     sent_bytes = models.BigIntegerField(default=0)
     resumed = models.BooleanField(default=False)

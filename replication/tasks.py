@@ -3,3 +3,4 @@
 from __future__ import annotations
 
 from replication.replications import tasks as replications  # noqa: F401
+from replication.restores import tasks as restores  # noqa: F401

@@ -9,10 +9,11 @@ from django.views.generic import RedirectView
 from nasui.api.routes import api_patterns_of
 from replication.connections import urls as connections
 from replication.replications import urls as replications
+from replication.restores import urls as restores
 
 # The order in which the sub-domains' routes are registered on the API router and listed at
 # its root (/api/replication/).
-SUBDOMAINS = (connections, replications)
+SUBDOMAINS = (connections, replications, restores)
 
 app_name = "replication"
 urlpatterns = [

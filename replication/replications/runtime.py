@@ -33,6 +33,8 @@ Pair = tuple[str, str]  # (source dataset, target dataset)
 MIB = 1 << 20
 HOLD_PREFIX = "nasui-repl-"
 STOPPED = "Stopped before the end; the next run resumes where this one stopped."
+# What a side, the pump or ssh raise when a run cannot go on: the run fails in their words.
+RUN_ERRORS = (SideError, TransferFailed, SshError, ValueError)
 
 
 def local_zfs() -> list[str]:
@@ -71,13 +73,13 @@ def replication_run(*, task: ReplicationTask, job_id: int | None, report: Report
         with sides_of(task) as (source, target):
             pairs = dataset_pairs(task, source)
             outcomes = [
-                replicate(source, target, _job(task, p, consent), _meter(report)) for p in pairs
+                replicate(source, target, _job(task, p, consent), meter(report)) for p in pairs
             ]
             pruned = _prune_target(task, source, target, pairs)
     except ReplicationRefused as refused:
         _finish(run, task, ReplicationRun.Result.REFUSED, refused.message, refused.choice)
         raise fail("task", refused.message) from refused
-    except (SideError, TransferFailed, SshError, ValueError) as error:
+    except RUN_ERRORS as error:
         _finish(run, task, ReplicationRun.Result.FAILED, str(error))
         raise fail("task", str(error)) from error
     except BaseException:  # cancelled, or the worker is stopping: the row must not stay running
@@ -88,18 +90,22 @@ def replication_run(*, task: ReplicationTask, job_id: int | None, report: Report
 
 def _job(task: ReplicationTask, pair: Pair, consent: str | None) -> Job:
     """What the engine needs for one dataset of the task."""
-    limits = Limits(bandwidth=task.bandwidth_kib * 1024, stall_after=float(task.stall_seconds))
     return Job(
         source=pair[0],
         target=pair[1],
         eligible=chain.named_by(selectors.schema_of(task)),
         tag=f"{HOLD_PREFIX}{task.pk}",
         choice=consent,
-        limits=limits,
+        limits=limits_of(task),
     )
 
 
-def _meter(report: Report) -> Callable[[Moved], None]:
+def limits_of(task: ReplicationTask) -> Limits:
+    """The task's bandwidth limit and stall time, for every transfer it makes."""
+    return Limits(bandwidth=task.bandwidth_kib * 1024, stall_after=float(task.stall_seconds))
+
+
+def meter(report: Report) -> Callable[[Moved], None]:
     """The engine's progress as the job's percent and sentence."""
 
     def tell(moved: Moved) -> None:

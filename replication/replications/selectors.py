@@ -53,7 +53,8 @@ class TaskRow:
 
 def task_rows() -> list[TaskRow]:
     """Every task with its trigger in words and its last run (one query for all the runs)."""
-    latest = ReplicationRun.objects.order_by("-started_at", "-id")[:1]
+    runs = ReplicationRun.objects.filter(kind=ReplicationRun.Kind.REPLICATE)
+    latest = runs.order_by("-started_at", "-id")[:1]
     tasks = task_queryset().prefetch_related(Prefetch("runs", latest, to_attr="latest"))
     return [TaskRow(t, trigger_text(t), next(iter(getattr(t, "latest", [])), None)) for t in tasks]
 
@@ -73,8 +74,9 @@ def trigger_text(task: ReplicationTask) -> str:
 
 
 def running_jobs(task: ReplicationTask) -> list[Job]:
-    """The task's jobs that have not finished (waiting for a worker, or running)."""
-    jobs = Job.objects.filter(kind="replication.run", arguments__task_id=task.pk)
+    """The task's jobs (runs, restores, test restores) that have not finished (waiting for a
+    worker, or running): one at a time per task."""
+    jobs = Job.objects.filter(kind__startswith="replication.", arguments__task_id=task.pk)
     return list(jobs.exclude(status__in=Job.FINISHED))
 
 
@@ -137,3 +139,8 @@ def overdue(now: datetime) -> list[ReplicationTask]:
         if now - newest > timedelta(hours=task.max_age_hours or 0):
             late.append(task)
     return late
+
+
+def last_test(task: ReplicationTask) -> ReplicationRun | None:
+    """The task's latest test restore, if any."""
+    return task.runs.filter(kind=ReplicationRun.Kind.TEST).first()

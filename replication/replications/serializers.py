@@ -101,7 +101,7 @@ class ReplicationRunSerializer(serializers.ModelSerializer[ReplicationRun]):
     class Meta:
         model = ReplicationRun
         fields = (
-            "id", "job", "started_at", "finished_at", "result", "sent_bytes", "resumed",
+            "id", "job", "kind", "started_at", "finished_at", "result", "sent_bytes", "resumed",
             "arrived", "pruned", "message",
         )  # fmt: skip
         read_only_fields = fields

@@ -65,6 +65,7 @@ def task_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "schema": selectors.schema_of(task),
         "next_runs": selectors.next_runs(task) if task.enabled else [],
         "runs": selectors.runs_of(task, HISTORY),
+        "last_test": selectors.last_test(task),
         "jobs": jobs,
         "job_finished": not jobs,
     }

@@ -1,4 +1,5 @@
-"""Fixtures of the replication tests: a real sshd on loopback, connections made against it."""
+"""Fixtures of the replication tests: a real sshd on loopback, connections made against it;
+two sandbox pools and a local task between them."""
 
 from __future__ import annotations
 
@@ -8,8 +9,12 @@ from pathlib import Path
 import pytest
 
 from replication.connections import services
-from replication.models import SshConnection
+from replication.models import ReplicationTask, SshConnection
+from replication.replications import services as tasks
+from replication.tests.local import SCHEMA
 from replication.tests.sshd import Sshd
+from storage.engine import get_engine
+from storage.pools import services as pool_services
 
 
 @pytest.fixture
@@ -32,3 +37,19 @@ def authorized(connection: SshConnection, sshd: Sshd) -> SshConnection:
     """The connection, its public key in the server's authorized_keys."""
     sshd.authorize(connection.public_key)
     return connection
+
+
+@pytest.fixture
+def pools(tank, admin_user) -> None:
+    """Two pools (tank, backup) and tank/home."""
+    pool_services.pool_create(name="backup", layout="stripe", disks=["sdd"], user=admin_user)
+    get_engine().create_dataset("tank/home")
+
+
+@pytest.fixture
+def task(pools: None) -> ReplicationTask:
+    """A local task, run by hand, from tank/home to backup/home."""
+    return tasks.replication_task_create(
+        name="home", direction="local", source="tank/home", target="backup/home",
+        naming_schema=SCHEMA, trigger="manual",
+    )  # fmt: skip

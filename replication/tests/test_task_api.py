@@ -181,7 +181,7 @@ def test_runs_are_listed_newest_first(api, task):
     assert body["count"] == 2
     assert [r["id"] for r in body["results"]] == [newer.pk, older.pk]
     first = body["results"][1]
-    assert set(first) == {"id", "job", "started_at", "finished_at", "result", "sent_bytes",
+    assert set(first) == {"id", "job", "kind", "started_at", "finished_at", "result", "sent_bytes",
                           "resumed", "arrived", "pruned", "message"}  # fmt: skip
     assert (first["sent_bytes"], first["arrived"], first["resumed"]) == (
         3 << 20,

@@ -3,7 +3,6 @@ state, refusals and the user's consent, the target's retention."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -11,47 +10,10 @@ import pytest
 from nasui.models import Job
 from replication.models import ReplicationRun, ReplicationTask
 from replication.replications import services
+from replication.tests.local import run, snapshot, stamp, target_snaps
 from storage.engine import get_engine
-from storage.pools import services as pool_services
 
 pytestmark = pytest.mark.django_db
-SCHEMA = "auto-%Y-%m-%d_%H-%M"
-
-
-def stamp(day: int) -> str:
-    return datetime(2026, 1, day, tzinfo=UTC).strftime(SCHEMA)
-
-
-@pytest.fixture
-def pools(tank, admin_user) -> None:
-    pool_services.pool_create(name="backup", layout="stripe", disks=["sdd"], user=admin_user)
-    get_engine().create_dataset("tank/home")
-
-
-def snapshot(day: int, text: str = "") -> None:
-    engine = get_engine()
-    folder = Path(engine.get_dataset("tank/home").mountpoint or "")
-    (folder / f"day{day}.txt").write_text(text or f"written on day {day}\n")
-    engine.create_snapshot(f"tank/home@{stamp(day)}")
-
-
-def run(task: ReplicationTask) -> Job:
-    job = services.replication_task_start(task=task)
-    job.refresh_from_db()
-    task.refresh_from_db()
-    return job
-
-
-def target_snaps() -> list[str]:
-    return [s.short_name for s in get_engine().list_snapshots("backup/home")]
-
-
-@pytest.fixture
-def task(pools: None) -> ReplicationTask:
-    return services.replication_task_create(
-        name="home", direction="local", source="tank/home", target="backup/home",
-        naming_schema=SCHEMA, trigger="manual",
-    )  # fmt: skip
 
 
 def test_runs_send_in_full_then_what_is_new_and_record_each_run(task: ReplicationTask) -> None:

@@ -33,6 +33,9 @@ class Job:
     tag: str  # the hold tag that protects this task's base on both sides
     choice: str | None = None
     raw: bool = False  # encrypted datasets go as they are stored: the target needs no key
+    # A copy stays unmounted and read-only and its base is held; a restore is mounted and
+    # writable, as the original was, and holds nothing.
+    restore: bool = False
     limits: Limits = field(default_factory=Limits)
 
 
@@ -136,9 +139,11 @@ def send_argv(job: Job, step: chain.Step) -> list[str]:
 
 
 def receive_argv(job: Job, *, force: bool) -> list[str]:
-    """`zfs receive -s -u`: resumable, never mounted; -F only on the plan's forced step."""
+    """`zfs receive -s`: resumable; a copy unmounted (-u) and read-only; -F only on the plan's
+    forced step."""
     forced = ["-F"] if force else []
-    return ["zfs", "receive", "-s", "-u", *forced, "-o", "readonly=on", job.target]
+    kept = [] if job.restore else ["-u", "-o", "readonly=on"]
+    return ["zfs", "receive", "-s", *kept, *forced, job.target]
 
 
 def estimate(side: Side, send: Sequence[str]) -> int:
@@ -154,7 +159,11 @@ def estimate(side: Side, send: Sequence[str]) -> int:
 def _move_protection(
     source: Side, target: Side, job: Job, old: chain.Base | None, new: str | chain.Base
 ) -> None:
-    """Hold `new` on both sides, then release the old base there (never the other way round)."""
+    """Hold `new` on both sides, then release the old base there (never the other way round).
+
+    A restore is no chain that a later run continues: it holds nothing."""
+    if job.restore:
+        return
     base = new if isinstance(new, chain.Base) else chain.Base(new, new)
     source.hold(f"{job.source}@{base.source}", job.tag)
     target.hold(f"{job.target}@{base.target}", job.tag)
