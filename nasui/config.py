@@ -58,6 +58,11 @@ class Config:
     # Where a new share listens unless told otherwise: the appliance (system accounts) on every
     # address, a panel run by `make run` (wrapped accounts) on this machine only, as its smbd.
     share_address: str = "127.0.0.1"
+    # What pairing with another nasui touches here: the SSH login it offers (the panel's own
+    # user, root on the appliance), that user's authorized_keys and the SSH server's host keys.
+    ssh_port: int = 22
+    authorized_keys: Path = Path("~/.ssh/authorized_keys")
+    ssh_host_keys: str = "/etc/ssh/ssh_host_*_key.pub"
 
 
 def _env(values: Mapping[str, str]) -> environ.Env:
@@ -180,6 +185,11 @@ def load_config(values: Mapping[str, str]) -> Config:
         alert_check_seconds=_positive_float(env, "NASUI_ALERT_CHECK_SECONDS", 60.0),
         smart_refresh_seconds=_positive_float(env, "NASUI_SMART_REFRESH_SECONDS", 300.0),
         ddt_alert_share=_share(env, "NASUI_DDT_ALERT_SHARE", 0.25),
+        ssh_port=_positive_int(env, "NASUI_SSH_PORT", 22),
+        authorized_keys=Path(
+            env.str("NASUI_AUTHORIZED_KEYS", default="~/.ssh/authorized_keys")
+        ).expanduser(),
+        ssh_host_keys=str(env.str("NASUI_SSH_HOST_KEYS", default="/etc/ssh/ssh_host_*_key.pub")),
     )
 
 

@@ -1,4 +1,7 @@
-"""POST /api/tokens/: a script trades a user name and password for a personal API token."""
+"""POST /api/tokens/: a script trades a user name and password for a personal API token.
+
+`administrator_from` checks such credentials for any endpoint that takes them in its body.
+"""
 
 from __future__ import annotations
 
@@ -41,16 +44,26 @@ class TokenCreateView(APIView):
     def post(self, request: Request) -> Response:
         """Check the credentials, then return a new token once (it is never shown again)."""
         data = validated(TokenRequestSerializer, request.data)
-        # The Django request, so that django-axes counts failures and applies its lock-out.
-        user = authenticate(request._request, username=data["username"], password=data["password"])
-        if getattr(request._request, "axes_locked_out", False):
+        user = administrator_from(request, data["username"], data["password"])
+        if user is None:
             return Response(status=429)  # replaced by the lock-out answer (nasui.lockout)
-        if not isinstance(user, User) or not user.is_active:
-            raise exceptions.AuthenticationFailed("Wrong user name or password.")
-        if not is_administrator(user):
-            raise exceptions.PermissionDenied(ADMINISTRATORS_ONLY)
-        if selectors.password_change_due(user):
-            raise exceptions.PermissionDenied(CHOOSE_YOURS_FIRST)
         token, key = services.api_token_create(user=user, name=data["name"])
         body = {"token": key, "name": token.name, "prefix": token.prefix}
         return Response(NewTokenSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+def administrator_from(request: Request, username: str, password: str) -> User | None:
+    """The administrator these credentials name, under the login page's lock-out (None when
+    locked out: answer 429). Wrong ones are a 401; a user who is no administrator, or must
+    choose a password first, a 403."""
+    # The Django request, so that django-axes counts failures and applies its lock-out.
+    user = authenticate(request._request, username=username, password=password)
+    if getattr(request._request, "axes_locked_out", False):
+        return None
+    if not isinstance(user, User) or not user.is_active:
+        raise exceptions.AuthenticationFailed("Wrong user name or password.")
+    if not is_administrator(user):
+        raise exceptions.PermissionDenied(ADMINISTRATORS_ONLY)
+    if selectors.password_change_due(user):
+        raise exceptions.PermissionDenied(CHOOSE_YOURS_FIRST)
+    return user

@@ -9,7 +9,9 @@ from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, reso
 from drf_spectacular.generators import SchemaGenerator
 
 # api/tokens/ is the API's login: it takes a user name and password (under the same lock-out).
-PUBLIC = {"login/", "health/", "api/tokens/"}
+# api/replication/pairing/ likewise: another nasui sends an administrator's credentials with
+# its key.
+PUBLIC = {"login/", "health/", "api/tokens/", "api/replication/pairing/"}
 
 
 def _walk(patterns, prefix=""):

@@ -1,4 +1,6 @@
-"""SSH connections through the API: /api/replication/connections/ (never the private key)."""
+"""SSH connections through the API: /api/replication/connections/ (never the private key),
+pairing with another nasui (…/connections/pair/), and this box's side of a pairing
+(/api/replication/pairing/)."""
 
 from __future__ import annotations
 
@@ -8,9 +10,13 @@ from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
+from nasui.api.bodies import validated
+from nasui.api.tokens import administrator_from
 from replication.connections import selectors, serializers, services
 from replication.models import SshConnection
 
@@ -73,3 +79,43 @@ class SshConnectionViewSet(
             connection=self.get_object(), expected=body.validated_data.get("fingerprints", ())
         )
         return Response(self.get_serializer(connection).data)
+
+    @extend_schema(
+        request=serializers.PairSerializer, responses={201: serializers.SshConnectionSerializer}
+    )
+    @action(detail=False, methods=["post"])
+    def pair(self, request: Request) -> Response:
+        """Pair with another nasui: its administrator's name and password authorize this box's
+        new key there (used once, kept nowhere); its host keys pinned if its panel and its SSH
+        server name the same ones."""
+        data = validated(serializers.PairSerializer, request.data)
+        connection = services.connection_pair(**data)
+        return Response(self.get_serializer(connection).data, status=status.HTTP_201_CREATED)
+
+
+class PairingView(APIView):
+    """This box's side of a pairing: another nasui's key authorized for SSH here."""
+
+    # The credentials in the body are the authentication (as for /api/tokens/): no session,
+    # no token, no CSRF.
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+
+    def get_authenticate_header(self, request: Request) -> str:
+        """Wrong credentials are a 401."""
+        return 'Token realm="api"'
+
+    @extend_schema(
+        request=serializers.PairingRequestSerializer,
+        responses={200: serializers.OfferSerializer},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        """Check an administrator's credentials, add the key, say how to reach this box."""
+        data = validated(serializers.PairingRequestSerializer, request.data)
+        if administrator_from(request, data["username"], data["password"]) is None:
+            return Response(status=429)  # replaced by the lock-out answer (nasui.lockout)
+        offer = services.pairing_accept(public_key=data["public_key"], comment=data["comment"])
+        keys = [{"kind": key.kind, "blob": key.blob} for key in offer.host_keys]
+        body = {"user": offer.user, "port": offer.port, "host_keys": keys}
+        return Response(serializers.OfferSerializer(body).data)

@@ -56,3 +56,30 @@ class RepinForm(forms.Form):
 
 class ConfirmForm(forms.Form):
     """A confirmation with nothing to fill in: the button is the answer."""
+
+
+class PairForm(StyledForm):
+    """Another nasui's panel and one of its administrators (the password is used once)."""
+
+    name = forms.CharField(
+        max_length=64,
+        help_text=f"How the panel names it: {NAME_RULE}.",
+        widget=forms.TextInput(attrs={"autofocus": True, "placeholder": "backup-box"}),
+    )
+    address = forms.CharField(
+        max_length=300,
+        label="Its panel's address",
+        help_text="As you open it in a browser: host name or IP address (https:// is assumed).",
+        widget=forms.TextInput(attrs={"placeholder": "192.168.1.20", "autocomplete": "off"}),
+    )
+    username = forms.CharField(
+        max_length=150,
+        label="An administrator there",
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    password = forms.CharField(
+        max_length=4096,
+        strip=False,
+        help_text="Sent once to that panel to authorize this box's key; kept nowhere.",
+        widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
+    )

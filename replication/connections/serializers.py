@@ -50,3 +50,41 @@ class RepinSerializer(serializers.Serializer[None]):
         max_length=10,
         help_text="The fingerprints (SHA256:...) you expect: other keys are refused, not pinned.",
     )
+
+
+class PairSerializer(serializers.Serializer[dict[str, str]]):
+    """Pair with another nasui: its panel's address and one of its administrators."""
+
+    name = serializers.CharField(max_length=64, help_text="The new connection's name.")
+    address = serializers.CharField(
+        max_length=300, help_text="The other panel: host or IP, https:// assumed, port if needed."
+    )
+    username = serializers.CharField(max_length=150, help_text="An administrator there.")
+    password = serializers.CharField(
+        max_length=4096, trim_whitespace=False, write_only=True, help_text="Used once, not kept."
+    )
+
+
+class PairingRequestSerializer(serializers.Serializer[dict[str, str]]):
+    """What a pairing nasui sends: an administrator's credentials here and its public key."""
+
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False, write_only=True)
+    public_key = serializers.CharField(max_length=2000, help_text="One OpenSSH public key line.")
+    comment = serializers.CharField(
+        max_length=100, required=False, default="", allow_blank=True,
+        help_text="Who it is, e.g. nasui@backup-box (kept beside the key).",
+    )  # fmt: skip
+
+
+class HostKeySerializer(serializers.Serializer[dict[str, str]]):
+    kind = serializers.CharField()
+    blob = serializers.CharField()
+
+
+class OfferSerializer(serializers.Serializer[dict[str, object]]):
+    """How the pairing nasui reaches this box: SSH user, port and host keys."""
+
+    user = serializers.CharField()
+    port = serializers.IntegerField()
+    host_keys = HostKeySerializer(many=True)

@@ -1,23 +1,30 @@
 """SSH connections: made with a new key pair and the other side's host keys pinned, checked,
-re-pinned only when the user says so, renamed, deleted.
+re-pinned only when the user says so, renamed, deleted; or made by pairing with another nasui
+(and, on that nasui, the pairing accepted).
 
 Nothing is saved until every step has worked: a refused address leaves no row and no key.
 """
 
 from __future__ import annotations
 
+import getpass
+import glob
 import re
 import socket
 import subprocess
 from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.db import IntegrityError
 from django.utils import timezone
 
 from nasui.validation import fail, refusal
-from replication.connections.engine import hostkeys, keys, ssh
+from replication.connections.engine import authorized, hostkeys, keys, pairing, ssh
+from replication.connections.engine.authorized import BadKey
 from replication.connections.engine.errors import SshError
 from replication.connections.engine.hostkeys import HostKey
 from replication.connections.selectors import SCAN_TIMEOUT, remote
@@ -32,6 +39,15 @@ ADDRESS = ("host", "port", "user")
 CHECK_TIMEOUT = 30  # seconds for `true` to run there, connection included
 # A failure no SshError covers (ssh missing, a timeout of ssh-keyscan itself).
 TOOL_ERRORS = (OSError, subprocess.SubprocessError)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What a paired nasui needs to reach this box: the SSH user, port and host keys."""
+
+    user: str
+    port: int
+    host_keys: list[HostKey]
 
 
 def _check_name(name: str, connection: SshConnection) -> str:
@@ -142,3 +158,47 @@ def connection_repin(*, connection: SshConnection, expected: Iterable[str] = ())
 def connection_delete(*, connection: SshConnection) -> None:
     """Delete the connection and its key (the other side's authorized_keys keeps the line)."""
     connection.delete()
+
+
+def pairing_accept(*, public_key: str, comment: str) -> Offer:
+    """Authorize a pairing nasui's key here (once); what it needs to reach this box over SSH."""
+    try:
+        authorized.add_key(settings.NASUI_AUTHORIZED_KEYS, public_key, comment)
+    except BadKey as exc:
+        raise fail("public_key", str(exc)) from exc
+    except OSError as exc:
+        raise refusal(f"Could not add the key to {settings.NASUI_AUTHORIZED_KEYS}: {exc}") from exc
+    found = authorized.host_keys([Path(p) for p in glob.glob(settings.NASUI_SSH_HOST_KEYS)])
+    if not found:
+        raise refusal("This box's SSH server has no host keys: is openssh-server installed?")
+    return Offer(getpass.getuser(), settings.NASUI_SSH_PORT, found)
+
+
+def connection_pair(*, name: str, address: str, username: str, password: str) -> SshConnection:
+    """A connection to another nasui, its key authorized there with an administrator's name
+    and password (used once, kept nowhere), and its host keys pinned only if the other panel
+    and its SSH server name the same ones."""
+    connection = SshConnection()
+    connection.name = _check_name(name, connection)
+    pair = keys.generate(f"nasui@{socket.gethostname()}")
+    try:
+        target = pairing.panel(address)
+        answer = pairing.pair(target, username, password, pair.public, pair.public.split()[-1])
+    except pairing.PairingError as exc:
+        raise fail(exc.field, exc.message) from exc
+    connection.host, connection.port, connection.user = target.host, answer.port, answer.user
+    _check_address(connection.host, connection.port, connection.user)
+    scanned = _scan(connection.host, connection.port, "address")
+    told = {key.fingerprint for key in answer.host_keys}
+    if {key.fingerprint for key in scanned} != told:
+        raise fail("address", f"The SSH server at {connection.host} port {connection.port} "
+                   "offers other host keys than its panel names: another machine may be "
+                   "answering. Nothing was pinned.")  # fmt: skip
+    connection.host_keys = _pinned(scanned)
+    connection.private_key, connection.public_key = pair.private, pair.public
+    try:
+        ssh.run(remote(connection), ["true"], timeout=CHECK_TIMEOUT)
+    except (SshError, *TOOL_ERRORS) as exc:
+        raise fail("address", f"Paired, but SSH to {connection.host} failed: {exc}") from exc
+    connection.checked_at = timezone.now()
+    return _saved(connection)

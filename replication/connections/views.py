@@ -1,5 +1,5 @@
-"""SSH connection pages: list, add, the connection (its key, host keys, check), rename, re-pin,
-delete."""
+"""SSH connection pages: list, add, pair with another nasui, the connection (its key, host
+keys, check), rename, re-pin, delete."""
 
 from __future__ import annotations
 
@@ -12,7 +12,13 @@ from django.views.decorators.http import require_POST
 
 from nasui.pages import form_page, posted
 from replication.connections import selectors, services
-from replication.connections.forms import ConfirmForm, ConnectionForm, RenameForm, RepinForm
+from replication.connections.forms import (
+    ConfirmForm,
+    ConnectionForm,
+    PairForm,
+    RenameForm,
+    RepinForm,
+)
 from replication.models import SshConnection
 
 FORM = "replication/connection_form.html"
@@ -44,6 +50,25 @@ def connection_create(request: HttpRequest) -> HttpResponse:
             "cancel": reverse("replication:connections"),
         },
         done=lambda c: f"Connection {c.name} added: authorize its key on {c.host}, then check it.",
+        then=_page,
+    )
+
+
+def connection_pair(request: HttpRequest) -> HttpResponse:
+    """Pair with another nasui: its administrator's password authorizes this box's key there."""
+    form = PairForm(request.POST or None)
+    return form_page(
+        request,
+        form,
+        save=lambda data: services.connection_pair(**data),
+        template=FORM,
+        context={
+            "title": "Pair with another nasui",
+            "submit": "Pair",
+            "cancel": reverse("replication:connections"),
+            "pairing": True,
+        },
+        done=lambda c: f"Paired with {c.host}: connection {c.name} is ready for replication tasks.",
         then=_page,
     )
 

@@ -33,6 +33,7 @@ from replication.replications.engine.pump import Limits, TransferFailed
 from replication.replications.engine.runner import Job, Moved, Outcome, replicate
 from replication.replications.engine.sides import Side, SideError, over_ssh
 from replication.replications.engine.target_retention import expired_on_target
+from replication.restores.engine.compare import compare_trees
 from replication.tests.sshd import Sshd
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
@@ -163,13 +164,31 @@ def test_pruning_on_the_source_spares_the_base_and_the_chain_goes_on(
     assert holds(SOURCE) == {stamp(4): [TAG]}
 
 
-def test_a_pull_restores_the_files_byte_for_byte(pools: None, there: Side) -> None:
-    outcome = replicate(there, HERE, job(TARGET, "rsrc/restored", tag=TAG + "-r"))
+def test_a_pull_restores_the_files_byte_for_byte(
+    pools: None, there: Side, engine: CliZfsEngine
+) -> None:
+    restore = Job(TARGET, "rsrc/restored", chain.named_by(SCHEMA), tag="", restore=True)
+    outcome = replicate(there, HERE, restore)
     assert outcome.kind == "full"
-    subprocess.run(["zfs", "mount", "rsrc/restored"], check=False)
-    restored = tree_digest(snapshot_root("rsrc/restored", stamp(4)))
+    # A restore is mounted and writable, as the original was, and holds nothing.
+    values = HERE.properties("rsrc/restored", ("mounted", "readonly"))
+    assert values == {"mounted": "yes", "readonly": "off"}
+    assert holds("rsrc/restored") == {}
+    assert all(tags == [TAG] for tags in holds(TARGET).values())
+    restored = tree_digest(Path("/rsrc/restored"))
     assert restored == tree_digest(snapshot_root(SOURCE, stamp(4)))
     assert restored == tree_digest(Path(f"/{SOURCE}"))
+    # A test restore reads the copy's snapshot through a clone (a copy is never mounted).
+    engine.clone(f"{TARGET}@{stamp(4)}", "rdst/reference", properties={"readonly": "on"})
+    try:
+        same = compare_trees(Path("/rdst/reference"), Path("/rsrc/restored"))
+        older = compare_trees(snapshot_root(SOURCE, stamp(3)), Path("/rsrc/restored"))
+    finally:
+        engine.destroy_dataset("rdst/reference")
+    assert (same.same, same.files) == (True, len(restored))
+    assert same.compared_bytes == 9 * MIB  # photos, notes and more: every byte read back
+    assert not older.same
+    assert any("in the restore but not in the original" in d for d in older.differences)
 
 
 def test_a_diverged_target_is_refused_and_nothing_is_destroyed(pools: None, there: Side) -> None:
