@@ -60,6 +60,12 @@ class ConfirmForm(StyledForm):
     recursive = forms.BooleanField(
         required=False, label="Also destroy everything inside it (children and snapshots)"
     )
+    release_holds = forms.BooleanField(
+        required=False,
+        label="Also release the holds on its snapshots",
+        help_text="A hold keeps a snapshot that a replication task sends from next; "
+        "its copy on the other side stays.",
+    )
 
 
 class ConfirmOnlyForm(StyledForm):

@@ -16,6 +16,7 @@ from nasui.models import Job
 from replication.models import ReplicationRun, ReplicationTask
 from replication.restores import services
 from replication.tests.local import run, snapshot, stamp
+from storage.datasets import services as datasets
 from storage.engine import get_engine
 
 pytestmark = pytest.mark.django_db
@@ -88,9 +89,10 @@ def test_a_restore_never_overwrites_and_names_what_is_missing(copied) -> None:
 
 
 def test_the_original_comes_back_in_place_and_the_chain_goes_on(copied) -> None:
-    engine = get_engine()
-    engine.release(f"tank/home@{stamp(2)}", f"nasui-repl-{copied.pk}")
-    engine.destroy_dataset("tank/home", recursive=True)
+    # As the user does it: the task's hold on its base released with the destroy, as asked.
+    datasets.dataset_destroy(
+        name="tank/home", confirm="tank/home", recursive=True, release_holds=True
+    )
     job = finished(services.restore_start(task=copied, into="tank/home"))
     assert job.status == Job.Status.SUCCEEDED, job.error
     assert files("tank/home") == {

@@ -144,14 +144,21 @@ class DatasetViewSet(_DatasetBase):
             NAME,
             OpenApiParameter("confirm", str, description="The dataset's full name again."),
             OpenApiParameter("recursive", bool, description="Also destroy children."),
+            OpenApiParameter(
+                "release_holds", bool, description="Also release the holds on its snapshots."
+            ),
         ],
         responses={204: None},
     )
     def destroy(self, request: Request, name: str) -> Response:
         self._get(name)
-        recursive = request.query_params.get("recursive", "").lower() in ("1", "true", "yes")
-        confirm = request.query_params.get("confirm", "")
-        services.dataset_destroy(name=name, confirm=confirm, recursive=recursive)
+        query = request.query_params
+        services.dataset_destroy(
+            name=name,
+            confirm=query.get("confirm", ""),
+            recursive=_yes(query.get("recursive", "")),
+            release_holds=_yes(query.get("release_holds", "")),
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -180,3 +187,8 @@ class ZvolViewSet(_DatasetBase):
         self._get(name)
         services.zvol_destroy(name=name, confirm=request.query_params.get("confirm", ""))
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _yes(value: str) -> bool:
+    """A boolean query parameter: 1, true or yes."""
+    return value.lower() in ("1", "true", "yes")

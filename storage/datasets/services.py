@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -261,14 +262,52 @@ def _tree_ownership(
     return found
 
 
-def dataset_destroy(*, name: str, confirm: str, recursive: bool = False) -> None:
-    """Destroy a file system (and, if asked, everything below it)."""
+def dataset_destroy(
+    *, name: str, confirm: str, recursive: bool = False, release_holds: bool = False
+) -> None:
+    """Destroy a file system (and, if asked, everything below it). Held snapshots stop it
+    unless the user also asked to release their holds (put back if the destroy fails)."""
     current = engine_call(lambda: get_engine().get_dataset(name), "name")
     if "/" not in current.name:
         raise fail("name", "This is the pool's root dataset: destroy the pool instead.")
     v.check_confirmation(name, confirm)
     registry.refuse_if_held(name, prefix=True)
-    engine_call(lambda: get_engine().destroy_dataset(name, recursive=recursive))
+    held = _held_snapshots(name) if recursive else {}
+    if held and not release_holds:
+        raise fail("release_holds", _holds_words(held))
+    _set_holds(held, release=True)
+    try:
+        engine_call(lambda: get_engine().destroy_dataset(name, recursive=recursive))
+    except ValidationError:
+        with contextlib.suppress(ValidationError):  # what the destroy took cannot be held
+            _set_holds(held, release=False)
+        raise
+
+
+def _held_snapshots(name: str) -> dict[str, list[str]]:
+    """Hold tags of the snapshots in the tree (one `zfs holds` for those that have any)."""
+    engine = get_engine()
+    snapshots = engine_call(lambda: engine.list_snapshots(name, recursive=True))
+    names = [snapshot.name for snapshot in snapshots if snapshot.holds]
+    return engine_call(lambda: engine.hold_tags(names)) if names else {}
+
+
+def _holds_words(held: dict[str, list[str]]) -> str:
+    shown = [f"{name} ({', '.join(tags)})" for name, tags in list(held.items())[:3]]
+    more = f" and {len(held) - 3} more" if len(held) > 3 else ""
+    return (
+        f"Held snapshots stop the destroy: {'; '.join(shown)}{more}. A replication task holds "
+        "the snapshot it sends from next (nasui-repl-…). Tick “Also release the holds” "
+        "(release_holds in the API) to destroy anyway: the task's copy stays on the other side."
+    )
+
+
+def _set_holds(held: dict[str, list[str]], *, release: bool) -> None:
+    engine = get_engine()
+    change: Callable[[str, str], None] = engine.release if release else engine.hold
+    for snapshot, tags in held.items():
+        for tag in tags:
+            engine_call(functools.partial(change, snapshot, tag))
 
 
 def zvol_create(

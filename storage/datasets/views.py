@@ -173,7 +173,12 @@ def _destroy(name: str, *, volume: bool, data: dict[str, Any]) -> None:
     if volume:
         services.zvol_destroy(name=name, confirm=data["confirm"])
     else:
-        services.dataset_destroy(name=name, confirm=data["confirm"], recursive=data["recursive"])
+        services.dataset_destroy(
+            name=name,
+            confirm=data["confirm"],
+            recursive=data["recursive"],
+            release_holds=data["release_holds"],
+        )
 
 
 def dataset_delete(request: HttpRequest, name: str) -> HttpResponse:

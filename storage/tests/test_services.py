@@ -8,9 +8,11 @@ from django.core.exceptions import ValidationError
 from nasui.models import Job
 from storage.datasets import selectors, services
 from storage.disks import selectors as disk_selectors
+from storage.engine import get_engine
 from storage.pools import selectors as pool_selectors
 from storage.pools import services as pool_services
 from storage.scrub import services as scrub_services
+from storage.zfs import errors as zfs_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -125,6 +127,31 @@ def test_a_parent_with_children_needs_recursive(tank):
     assert "recursive" in _errors(exc)
     services.dataset_destroy(name="tank/a", confirm="tank/a", recursive=True)
     assert [d.name for d in selectors.dataset_list("tank")] == ["tank"]
+
+
+def test_held_snapshots_stop_a_destroy_until_their_release_is_asked(tank):
+    services.dataset_create(parent="tank", name="a")
+    services.dataset_create(parent="tank/a", name="b")
+    engine = get_engine()
+    engine.create_snapshot("tank/a/b@base")
+    engine.hold("tank/a/b@base", "nasui-repl-4")
+    with pytest.raises(ValidationError) as exc:
+        services.dataset_destroy(name="tank/a", confirm="tank/a", recursive=True)
+    words = _errors(exc)["release_holds"][0]
+    assert "tank/a/b@base (nasui-repl-4)" in words
+    assert engine.hold_tags(["tank/a/b@base"]) == {"tank/a/b@base": ["nasui-repl-4"]}
+    services.dataset_destroy(name="tank/a", confirm="tank/a", recursive=True, release_holds=True)
+    assert [d.name for d in selectors.dataset_list("tank")] == ["tank"]
+
+
+def test_the_engine_refuses_a_held_snapshot_as_zfs_destroy_r_does(tank):
+    engine = get_engine()
+    engine.create_dataset("tank/a")
+    engine.create_snapshot("tank/a@base")
+    engine.hold("tank/a@base", "keep")
+    with pytest.raises(zfs_errors.DatasetBusy, match="cannot destroy snapshot tank/a@base"):
+        engine.destroy_dataset("tank/a", recursive=True)
+    assert engine.get_dataset("tank/a").name == "tank/a"
 
 
 def test_the_pool_root_cannot_be_destroyed_as_a_dataset(tank):

@@ -247,6 +247,10 @@ class ZfsEngine(Protocol):
         """Drop a hold."""
         ...
 
+    def hold_tags(self, snapshots: Sequence[str]) -> dict[str, list[str]]:
+        """The hold tags of each snapshot that has any (full names)."""
+        ...
+
     def dedup_table(self, pool: str) -> DedupTable:
         """DDT summary and histogram from `zpool status -D`."""
         ...

@@ -84,15 +84,10 @@ def snapshot_root(dataset: str, snap: str) -> Path:
 
 
 def holds(dataset: str) -> dict[str, list[str]]:
-    """Tags held per snapshot short name (`zfs holds` takes snapshots, not a dataset)."""
+    """Tags held per snapshot short name, as the storage engine reads them (`zfs holds -H`)."""
     names = [f"{dataset}@{s.name}" for s in HERE.snapshots(dataset) or ()]
-    out = subprocess.run(["zfs", "holds", "-H", *names], capture_output=True, text=True,
-                         check=True).stdout  # fmt: skip
-    found: dict[str, list[str]] = {}
-    for line in out.splitlines():
-        name, tag, _ = line.split("\t", 2)
-        found.setdefault(name.split("@", 1)[1], []).append(tag)
-    return found
+    found = CliZfsEngine().hold_tags(names) if names else {}
+    return {name.split("@", 1)[1]: tags for name, tags in found.items()}
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,8 @@ from storage.zfs.parse.snapshots import (
 from storage.zfs.runner import CommandResult
 from storage.zfs.snapshots import DiffEntry, Snapshot, check_snapshot_name
 
+HOLDS_BATCH = 500  # snapshots per `zfs holds` command
+
 
 class SnapshotCommands:
     """list/create/destroy/rollback/clone/diff/hold of snapshots through `zfs`."""
@@ -96,3 +98,15 @@ class SnapshotCommands:
         """`zfs release TAG SNAP`."""
         check_snapshot_name(snapshot)
         self.run(["zfs", "release", "--", tag, snapshot])
+
+    def hold_tags(self, snapshots: Sequence[str]) -> dict[str, list[str]]:
+        """`zfs holds -H SNAP...` (in batches: a command line has a limit)."""
+        found: dict[str, list[str]] = {}
+        for start in range(0, len(snapshots), HOLDS_BATCH):
+            batch = list(snapshots[start : start + HOLDS_BATCH])
+            for name in batch:
+                check_snapshot_name(name)
+            for line in self._out("zfs", "holds", "-H", "--", *batch).splitlines():
+                name, tag, _when = line.split("\t", 2)
+                found.setdefault(name, []).append(tag)
+        return found

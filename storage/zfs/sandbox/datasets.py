@@ -214,6 +214,11 @@ class DatasetOps:
                 raise DatasetBusy(
                     f"cannot destroy '{name}': dataset is busy ({busy.describe(holders)})"
                 )
+            for target in [rel, *children]:  # as `zfs destroy -r`: a held snapshot stops it
+                for short in snapshots.snapshot_names(tree, target):
+                    if _snap_holds(tree, target, short):
+                        full = f"{tree.full_name(target)}@{short}"
+                        raise DatasetBusy(f"cannot destroy snapshot {full}: dataset is busy")
             for target in [rel, *children]:
                 snapshots.forget_clone(tree, target)
                 del tree.datasets[target]
@@ -308,3 +313,7 @@ def _in_tree_order(tree: PoolTree, rels: list[str]) -> list[Dataset]:
     calc = figures.SpaceCalculator(tree)
     rels = sorted(rels, key=lambda n: n.split("/") if n else [])
     return [figures.dataset(tree, calc, n) for n in rels]
+
+
+def _snap_holds(tree: PoolTree, rel: str, short: str) -> list[str]:
+    return list(tree.datasets[rel].get("snapshots", {}).get(short, {}).get("holds", []))

@@ -203,6 +203,17 @@ class SnapshotOps:
                 raise ZfsError(f"{head}: no such tag on this dataset")
             holds.remove(tag)
 
+    def hold_tags(self, snapshots: Sequence[str]) -> dict[str, list[str]]:
+        """Each snapshot's hold tags, those with none left out."""
+        found: dict[str, list[str]] = {}
+        with self._state.transaction() as state:
+            for snapshot in snapshots:
+                tree, rel, short = self._held_snap(state, snapshot, f"cannot open '{snapshot}'")
+                tags = _snaps(tree, rel)[short]["holds"]
+                if tags:
+                    found[snapshot] = list(tags)
+        return found
+
     # -- helpers -------------------------------------------------------------------------
     def _held_snap(self, state: State, snapshot: str, head: str) -> tuple[PoolTree, str, str]:
         """_snap, a missing snapshot told as `zfs hold` / `zfs release` tell it."""
