@@ -49,6 +49,7 @@ from appliance.testlib.panel import api, login
 from appliance.testlib.poll import poll
 from appliance.testlib.smb import assert_owned_by, assert_smb_reads_back, fetch, smb_client
 from appliance.testlib.snapshots import DATASET, EVERY_MINUTE, made_since, task_snapshots
+from appliance.testlib.ssh import assert_ssh_reaches_the_pool, pair
 from appliance.testlib.vm import VM, booted
 
 
@@ -146,6 +147,13 @@ def test_iscsi_write_and_read(vm: VM, state: ResultDict) -> None:
 
 # Metrics the dashboard charts on real ZFS: CPU, RAM with the ARC, the ARC itself, the pool.
 SERIES = ("cpu.user", "mem.arc", "arc.size", "pool.tank.allocated", "pool.tank.compressratio")
+
+
+def test_pairing_authorizes_a_key_for_ssh(vm: VM, state: ResultDict) -> None:
+    """Another nasui pairs with this one through the API (an administrator's password): the key
+    is authorized for root over SSH, and the host key the panel names is the one sshd offers."""
+    pair(vm, state)
+    assert_ssh_reaches_the_pool(vm, state)
 
 
 def test_pool_ratios(vm: VM, state: ResultDict) -> None:
@@ -376,6 +384,7 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
     assert "admin password" not in vm.console.read_text(errors="replace")
     # The task configured before the reboot keeps running after it.
     assert made_since(vm, state, powered_off, timeout=180), task_snapshots(vm, state)
+    assert_ssh_reaches_the_pool(vm, state)  # the same host key, the key still authorized
 
 
 def test_data_partition_fills_the_stick(vm: VM) -> None:
@@ -420,6 +429,8 @@ def test_upgrade_keeps_the_data_partition(vm: VM, state: ResultDict) -> None:
     assert_smb_reads_back(vm, state)
     # ... and no exports file: nasui-smb's first check writes it again from the database.
     assert_nfs_reads_back(vm, state)
+    # A new root, the same SSH host key and authorized keys (the data partition's).
+    assert_ssh_reaches_the_pool(vm, state)
 
 
 def test_upgrade_refuses_what_is_not_a_nasui_stick(tmp_path: Path) -> None:

@@ -43,6 +43,7 @@ class VM:
         self.iscsi_port = free_loopback_port()
         self.smb_port = free_loopback_port()
         self.nfs_port = free_loopback_port()  # the guest's 2049 (NFSv4 needs no other port)
+        self.ssh_port = free_loopback_port()
         self.console = workdir / "console.log"
         self.proc: subprocess.Popen[bytes] | None = None
         self.boot_seconds = 0.0
@@ -76,6 +77,7 @@ class VM:
         fwd += f",hostfwd=tcp:127.0.0.1:{self.iscsi_port}-:3260"
         fwd += f",hostfwd=tcp:127.0.0.1:{self.smb_port}-:445"
         fwd += f",hostfwd=tcp:127.0.0.1:{self.nfs_port}-:2049"
+        fwd += f",hostfwd=tcp:127.0.0.1:{self.ssh_port}-:22"
         argv += ["-netdev", f"user,id=n0,{fwd}", "-device", "virtio-net-pci,netdev=n0"]
         argv += ["-device", "virtio-rng-pci", "-display", "none"]
         argv += [

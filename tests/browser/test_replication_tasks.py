@@ -67,3 +67,38 @@ def test_add_a_local_task_open_it_and_answer_its_refusal(logged_in):
     assert "next run will roll the target back" in page.get_by_test_id("consent").inner_text()
     task.refresh_from_db()
     assert task.consent == "rollback"
+
+
+def test_test_a_restore_then_restore_beside_the_original(logged_in, tank, admin_user):
+    from replication.replications import services
+    from replication.tests.local import SCHEMA, run, snapshot
+    from storage.engine import get_engine
+    from storage.pools import services as pools
+
+    pools.pool_create(name="backup", layout="stripe", disks=["sdd"], user=admin_user)
+    get_engine().create_dataset("tank/home")
+    task = services.replication_task_create(
+        name="home", direction="local", source="tank/home", target="backup/home",
+        naming_schema=SCHEMA, trigger="manual",
+    )  # fmt: skip
+    snapshot(1)
+    assert run(task).status == "succeeded"
+
+    page = logged_in
+    page.goto(f"{page.base}/replication/tasks/{task.pk}/")
+    page.get_by_test_id("test-restore").click()
+    page.get_by_test_id("last-test").wait_for()
+    assert "read back identical" in page.get_by_test_id("last-test").inner_text()
+    assert "Test restore" in page.locator("#run-table").inner_text()
+
+    page.get_by_test_id("restore").click()
+    into = page.get_by_label("Restore as")
+    assert into.input_value() == "tank/home-restored"
+    into.fill("tank")
+    page.get_by_test_id("restore-submit").click()
+    page.locator('[data-field-error="into"]').wait_for()
+    page.get_by_label("Restore as").fill("tank/home-back")
+    page.get_by_test_id("restore-submit").click()
+    page.get_by_role("heading", name="home").wait_for()
+    assert "tank/home-back" in {d.name for d in get_engine().list_all_datasets()}
+    assert "Restore" in page.locator("#run-table").inner_text()
