@@ -26,7 +26,8 @@ from replication.replications.engine.runner import Job, Moved, Outcome, replicat
 from replication.replications.engine.sides import Side, SideError, over_ssh
 from replication.replications.engine.target_retention import expired_on_target
 from replication.replications.validation import inside
-from storage.engine import is_sandbox
+from storage.engine import get_engine, is_sandbox
+from storage.zfs.errors import ZfsError
 
 Report = Callable[[int, str], None]  # percent, message
 Pair = tuple[str, str]  # (source dataset, target dataset)
@@ -63,6 +64,29 @@ def dataset_pairs(task: ReplicationTask, source: Side) -> list[Pair]:
     names = source.descendants(task.source) if task.recursive else [task.source]
     kept = [n for n in names if not any(inside(n, gone) for gone in task.exclude)]
     return [(name, task.target + name[len(task.source) :]) for name in kept]
+
+
+def release_local_holds(task: ReplicationTask) -> list[str]:
+    """Release the task's holds on this box's side(s) (the other box's wait for `zfs release`:
+    it may not answer now); the snapshots released."""
+    tag = f"{HOLD_PREFIX}{task.pk}"
+    here = {
+        ReplicationTask.Direction.LOCAL: [task.source, task.target],
+        ReplicationTask.Direction.PUSH: [task.source],
+        ReplicationTask.Direction.PULL: [task.target],
+    }[ReplicationTask.Direction(task.direction)]
+    engine = get_engine()
+    released = []
+    for dataset in here:
+        try:
+            held = [s.name for s in engine.list_snapshots(dataset, recursive=True) if s.holds]
+            tags = engine.hold_tags(held) if held else {}
+        except ZfsError:
+            continue  # the dataset is gone: so are its holds
+        for snapshot in (name for name, found in tags.items() if tag in found):
+            engine.release(snapshot, tag)
+            released.append(snapshot)
+    return released
 
 
 def replication_run(*, task: ReplicationTask, job_id: int | None, report: Report) -> dict[str, Any]:

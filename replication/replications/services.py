@@ -16,6 +16,7 @@ from nasui.services import job_start
 from nasui.validation import fail
 from replication.models import ReplicationTask
 from replication.replications import selectors
+from replication.replications.runtime import release_local_holds
 from replication.replications.validation import check_task
 from storage.periodic import save_changes
 
@@ -38,12 +39,14 @@ def replication_task_update(*, task: ReplicationTask, **values: Any) -> Replicat
     return save_changes(task, values, FIELDS, check_task)
 
 
-def replication_task_delete(*, task: ReplicationTask) -> None:
-    """Delete a task; what it copied stays on the target (holds are released by the next
-    run of no one: the user may release them with `zfs release`)."""
-    if task.runs.filter(result="running").exists():
+def replication_task_delete(*, task: ReplicationTask) -> list[str]:
+    """Delete a task; what it copied stays on the target. Its holds on this box are released
+    (the snapshots named); those on the other box stay until `zfs release` there."""
+    if task.runs.filter(result="running").exists() or selectors.running_jobs(task):
         raise fail("task", "This task is running: wait for it to finish, or cancel its job.")
+    released = release_local_holds(task)
     task.delete()
+    return released
 
 
 def replication_task_start(

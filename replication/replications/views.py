@@ -17,6 +17,7 @@ from replication.connections.selectors import connection_queryset
 from replication.models import ReplicationTask
 from replication.replications import selectors, services
 from replication.replications.forms import CONSEQUENCES, ConfirmForm, ConsentForm, TaskForm
+from replication.replications.runtime import HOLD_PREFIX
 
 FORM = "replication/task_form.html"
 HISTORY = 50  # runs shown on the task's page (the API pages through all of them)
@@ -136,6 +137,15 @@ def _delete(task: ReplicationTask) -> ReplicationTask:
     return task
 
 
+def _other_side_words(task: ReplicationTask) -> str:
+    if task.direction == ReplicationTask.Direction.LOCAL:
+        return "both copies are on this box."
+    return (
+        f"on the other box it stays until released there (zfs release {HOLD_PREFIX}{task.pk} "
+        "on that snapshot), so that a new task could go on from it."
+    )
+
+
 def task_delete(request: HttpRequest, pk: int) -> HttpResponse:
     """Confirm, then delete the task (what it copied stays on the target)."""
     task = selectors.task_get(pk)
@@ -143,8 +153,8 @@ def task_delete(request: HttpRequest, pk: int) -> HttpResponse:
         "title": f"Delete the replication task {task.name}",
         "task": task,
         "intro": f"The task stops copying {task.source} to {task.target}. What it copied stays "
-        f"on {task.target}, with its last snapshot held on both sides so that a run could go on "
-        "from it: release those holds (zfs holds, zfs release) once nothing needs them.",
+        f"on {task.target}. Its hold on the last snapshot sent is released on this box; "
+        f"{_other_side_words(task)}",
         "submit": "Delete task",
         "danger": True,
         "cancel": _page(task),

@@ -79,3 +79,15 @@ def latest_result(task: ReplicationTask) -> str:
     latest = task.runs.first()
     assert latest is not None
     return latest.result
+
+
+def test_deleting_a_task_releases_its_holds_here(task: ReplicationTask) -> None:
+    snapshot(1)
+    assert run(task).status == Job.Status.SUCCEEDED
+    engine = get_engine()
+    tag = f"nasui-repl-{task.pk}"
+    held = [f"tank/home@{stamp(1)}", f"backup/home@{stamp(1)}"]
+    assert engine.hold_tags(held) == {name: [tag] for name in held}
+    assert sorted(services.replication_task_delete(task=task)) == sorted(held)
+    assert engine.hold_tags(held) == {}
+    engine.destroy_snapshots("tank/home", [stamp(1)])  # nothing keeps it any more
