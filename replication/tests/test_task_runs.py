@@ -10,7 +10,8 @@ import pytest
 from nasui.models import Job
 from replication.models import ReplicationRun, ReplicationTask
 from replication.replications import services
-from replication.tests.local import run, snapshot, stamp, target_snaps
+from replication.restores import services as restore_services
+from replication.tests.local import SCHEMA, run, snapshot, stamp, target_snaps
 from storage.engine import get_engine
 
 pytestmark = pytest.mark.django_db
@@ -91,3 +92,23 @@ def test_deleting_a_task_releases_its_holds_here(task: ReplicationTask) -> None:
     assert sorted(services.replication_task_delete(task=task)) == sorted(held)
     assert engine.hold_tags(held) == {}
     engine.destroy_snapshots("tank/home", [stamp(1)])  # nothing keeps it any more
+
+
+def test_a_recursive_task_copies_the_children_but_not_those_left_out(pools: None) -> None:
+    engine = get_engine()
+    for child in ("kids", "tmp"):
+        engine.create_dataset(f"tank/home/{child}")
+    task = services.replication_task_create(
+        name="tree", direction="local", source="tank/home", target="backup/home", recursive=True,
+        exclude=["tank/home/tmp"], naming_schema=SCHEMA, trigger="manual",
+    )  # fmt: skip
+    engine.create_snapshot(f"tank/home@{stamp(1)}", recursive=True)
+    job = run(task)
+    assert job.status == Job.Status.SUCCEEDED, job.error
+    copied = {d.name for d in engine.list_datasets("backup")}
+    assert copied == {"backup", "backup/home", "backup/home/kids"}
+    assert [s.short_name for s in engine.list_snapshots("backup/home/kids")] == [stamp(1)]
+    restore = restore_services.restore_start(task=task, into="tank/back")
+    restore.refresh_from_db()
+    assert restore.status == Job.Status.SUCCEEDED, restore.error
+    assert {"tank/back", "tank/back/kids"} <= {d.name for d in engine.list_datasets("tank")}

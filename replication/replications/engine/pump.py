@@ -10,6 +10,7 @@ time: this process counts them without copying them (bench/replication.py).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import select
 import subprocess
@@ -77,6 +78,7 @@ def _copy(
     assert receiver.stdin is not None
     meter = _Meter(limits.bandwidth)
     source, sink = sender.stdout.fileno(), receiver.stdin.fileno()
+    _widen(source, sink)
     while True:
         ready, _, _ = select.select([source], [], [], limits.stall_after)
         if not ready:
@@ -89,6 +91,14 @@ def _copy(
         if not moved:
             return meter.sent
         meter.add(moved, report)
+
+
+def _widen(*pipes: int) -> None:
+    """Give both pipes 1 MiB (64 KiB by default): each wake-up here moves up to that much, so
+    the pump wakes 16 times less often than a 64 KiB pipe would make it."""
+    for pipe in pipes:
+        with contextlib.suppress(OSError):  # above /proc/sys/fs/pipe-max-size: keep the default
+            fcntl.fcntl(pipe, fcntl.F_SETPIPE_SZ, CHUNK)
 
 
 def _finish(sender: subprocess.Popen[bytes], receiver: subprocess.Popen[bytes], moved: int) -> int:

@@ -2,10 +2,11 @@
 
     python -m storage.zfs.sandbox.zfs_cli --root SANDBOX_ROOT [--disks N] [--disk-gib G] ARGS
 
-ARGS are `zfs` arguments: list -t snapshot, get (written, receive_resume_token), hold, release,
-destroy, send (-i/-I/-t/-n -P) and receive (-s -u -F -o, -A). Replication's sides run it in
-place of `zfs` (here or over ssh), so the fast lane proves the flows of send | receive without
-OpenZFS: the output formats, exit statuses and refusals are OpenZFS's. The disk count and size
+ARGS are `zfs` arguments: list (snapshots; file systems and volumes by name), get (written,
+receive_resume_token), hold, release, destroy, send (-i/-I/-t/-n -P) and receive (-s -u -F -o,
+-A). Replication's sides run it in place of `zfs` (here or over ssh), so the fast lane proves
+the flows of send | receive without OpenZFS: the output formats, exit statuses and refusals are
+OpenZFS's. The disk count and size
 come from the options or NASUI_SANDBOX_DISKS / NASUI_SANDBOX_DISK_GIB (the panel's defaults);
 opening a sandbox never makes or changes its disks or pools.
 """
@@ -25,6 +26,7 @@ DEFAULT_DISKS = 6  # nasui.config: NASUI_SANDBOX_DISKS
 DEFAULT_DISK_GIB = 8  # nasui.config: NASUI_SANDBOX_DISK_GIB
 LIST_FIELDS = ("name", "guid", "createtxg", "creation", "userrefs")
 GET_FIELDS = ("name", "property", "value", "source")
+DATASET_KINDS = {"filesystem", "volume"}
 
 
 class UsageError(Exception):
@@ -94,11 +96,13 @@ def _table(rows: list[list[str]], fields: Sequence[str], scripted: bool) -> None
 
 # -- reads -------------------------------------------------------------------------------
 def do_list(engine: SandboxZfsEngine, args: list[str]) -> None:
-    """`zfs list -t snapshot [-H] [-p] [-r|-d N] [-s|-S field] [-o fields] DATASET...`."""
+    """`zfs list -t snapshot [-H] [-p] [-r|-d N] [-s|-S field] [-o fields] DATASET...`, or
+    `zfs list [-H] [-r] -t filesystem,volume -o name DATASET...`."""
     opts, datasets = _options(args, "Hprt:d:s:S:o:")
     given = dict(opts)
     if given.get("-t") != "snapshot":
-        raise UsageError("the sandbox's zfs lists snapshots only: -t snapshot")
+        _list_datasets(engine, given, datasets)
+        return
     fields = given.get("-o", "name,guid,createtxg").split(",")
     for field in fields:
         if field not in LIST_FIELDS:
@@ -116,6 +120,20 @@ def do_list(engine: SandboxZfsEngine, args: list[str]) -> None:
             stamps.sort(key=lambda s: getattr(s, key), reverse=backwards)
     rows = [[str(getattr(s, f)) for f in fields] for s in stamps]
     _table(rows, fields, "-H" in given)
+
+
+def _list_datasets(engine: SandboxZfsEngine, given: dict[str, str], roots: list[str]) -> None:
+    """The file systems and zvols named (and, with -r, those under them), by name."""
+    kinds = set(given.get("-t", "filesystem,volume").split(","))
+    if not kinds <= DATASET_KINDS:
+        raise UsageError("the sandbox's zfs lists snapshots, file systems and volumes")
+    if given.get("-o", "name") != "name":
+        raise UsageError("the sandbox's zfs lists file systems and volumes by name only: -o name")
+    rows = []
+    for root in roots:
+        found = engine.list_datasets(root) if "-r" in given else [engine.get_dataset(root)]
+        rows += [[dataset.name] for dataset in found if dataset.type in kinds]
+    _table(rows, ["name"], "-H" in given)
 
 
 def do_get(engine: SandboxZfsEngine, args: list[str]) -> None:
