@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 from replication.replications.engine import chain
@@ -101,21 +102,26 @@ def _resume(source: Side, target: Side, job: Job, tell: Report, token: str) -> i
         target.abort_resume(job.target)  # its snapshot is gone: start over from the chain
         return 0
     argvs = (send, receive_argv(job, force=False))
-    return _stream((source, target), job, argvs, _meter(tell, 0, total, "resume"))
+    return _stream((source, target), job, argvs, _meter(tell, 0, _known(total), "resume"))
 
 
 def _run_steps(source: Side, target: Side, job: Job, plan: chain.Plan, tell: Report) -> int:
-    """Send every step of the plan, moving the protected base forward after each one."""
+    """Send every step of the plan, moving the protected base forward after each one.
+
+    The streams' sizes (for progress) are estimated beside the first transfer, not before it:
+    each estimate is a `zfs` command that would otherwise delay the bytes."""
     sends = [send_argv(job, step) for step in plan.steps]
-    total = sum(estimate(source, send) for send in sends)
     base = plan.base
     sent = 0
-    for index, (step, send) in enumerate(zip(plan.steps, sends, strict=True)):
-        label = f"{index + 1} of {len(sends)}: {step.snapshot}"
-        receive = receive_argv(job, force=plan.force and index == 0)
-        sent += _stream((source, target), job, (send, receive), _meter(tell, sent, total, label))
-        _move_protection(source, target, job, base, step.snapshot)
-        base = chain.Base(step.snapshot, step.snapshot)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        total = pool.submit(lambda: sum(estimate(source, send) for send in sends))
+        for index, (step, send) in enumerate(zip(plan.steps, sends, strict=True)):
+            label = f"{index + 1} of {len(sends)}: {step.snapshot}"
+            receive = receive_argv(job, force=plan.force and index == 0)
+            meter = _meter(tell, sent, total, label)
+            sent += _stream((source, target), job, (send, receive), meter)
+            _move_protection(source, target, job, base, step.snapshot)
+            base = chain.Base(step.snapshot, step.snapshot)
     return sent
 
 
@@ -165,11 +171,23 @@ def _move_protection(
     if job.restore:
         return
     base = new if isinstance(new, chain.Base) else chain.Base(new, new)
-    source.hold(f"{job.source}@{base.source}", job.tag)
-    target.hold(f"{job.target}@{base.target}", job.tag)
+    # Each side's command at once (one of them is often over ssh): holds first, then releases.
+    _both(lambda: source.hold(f"{job.source}@{base.source}", job.tag),
+          lambda: target.hold(f"{job.target}@{base.target}", job.tag))  # fmt: skip
     if old is not None and old.source != base.source:
-        source.release(f"{job.source}@{old.source}", job.tag)
-        target.release(f"{job.target}@{old.target}", job.tag)
+        _both(lambda: source.release(f"{job.source}@{old.source}", job.tag),
+              lambda: target.release(f"{job.target}@{old.target}", job.tag))  # fmt: skip
+
+
+def _both(first: Callable[[], None], second: Callable[[], None]) -> None:
+    """Run two sides' commands at the same time; the first error, once both have ended."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        other = pool.submit(second)
+        try:
+            first()
+        finally:
+            wait([other])
+        other.result()
 
 
 def _release_all(target: Side, job: Job, snapshots: Sequence[chain.SnapStamp]) -> None:
@@ -178,9 +196,22 @@ def _release_all(target: Side, job: Job, snapshots: Sequence[chain.SnapStamp]) -
         target.release(f"{job.target}@{snap.name}", job.tag)
 
 
-def _meter(tell: Report, before: int, total: int, label: str) -> Callable[[Progress], None]:
-    """The pump's per-stream progress as the run's: bytes of earlier steps added."""
-    return lambda p: tell(Moved(before + p.sent, total, p.rate, label))
+def _known(value: int) -> Future[int]:
+    """A size already estimated, as _meter takes it."""
+    done: Future[int] = Future()
+    done.set_result(value)
+    return done
+
+
+def _meter(tell: Report, before: int, total: Future[int], label: str) -> Callable[[Progress], None]:
+    """The pump's per-stream progress as the run's: bytes of earlier steps added, of the total
+    once its estimate is in (0 until then: no percentage yet)."""
+
+    def progress(p: Progress) -> None:
+        known = total.result() if total.done() and not total.exception() else 0
+        tell(Moved(before + p.sent, known, p.rate, label))
+
+    return progress
 
 
 __all__ = ["Job", "Moved", "Outcome", "TransferFailed", "replicate"]
