@@ -71,3 +71,13 @@ JOB_STARTED = "job-started"
 def job_started(request: HttpRequest, text: str) -> None:
     """Say a job started, for as long as it runs."""
     messages.success(request, text, extra_tags=JOB_STARTED)
+
+
+def start_job(request: HttpRequest, start: Callable[[], object], started: str) -> None:
+    """A button that starts a job: say it started, or the service's refusal, in a message."""
+    try:
+        start()
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return
+    job_started(request, started)

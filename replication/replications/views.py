@@ -6,13 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from nasui.pages import current_user, form_page, job_started, posted
+from nasui.pages import current_user, form_page, posted, start_job
 from replication.connections.selectors import connection_queryset
 from replication.models import ReplicationTask
 from replication.replications import selectors, services
@@ -92,12 +91,11 @@ def task_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def task_run(request: HttpRequest, pk: int) -> HttpResponse:
     """Start the task now, as a job; its page shows the job's progress."""
     task = selectors.task_get(pk)
-    try:
-        services.replication_task_start(task=task, user=current_user(request))
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    else:
-        job_started(request, f"Replication of {task.source} to {task.target} started.")
+    start_job(
+        request,
+        lambda: services.replication_task_start(task=task, user=current_user(request)),
+        f"Replication of {task.source} to {task.target} started.",
+    )
     return redirect(_page(task))
 
 

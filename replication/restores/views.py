@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from nasui.pages import current_user, form_page, job_started
+from nasui.pages import current_user, form_page, start_job
 from replication.models import ReplicationTask
 from replication.replications.selectors import task_get
 from replication.restores import selectors, services
@@ -48,10 +46,9 @@ def restore(request: HttpRequest, pk: int) -> HttpResponse:
 def restore_test(request: HttpRequest, pk: int) -> HttpResponse:
     """Start a test restore; its result is a row of the task's history."""
     task = task_get(pk)
-    try:
-        services.restore_test_start(task=task, user=current_user(request))
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    else:
-        job_started(request, f"Test restore of {task.target} started.")
+    start_job(
+        request,
+        lambda: services.restore_test_start(task=task, user=current_user(request)),
+        f"Test restore of {task.target} started.",
+    )
     return redirect(_page(task))
