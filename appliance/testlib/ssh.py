@@ -14,8 +14,8 @@ from replication.connections.engine.hostkeys import HostKey
 
 def pair(vm: VM, state: ResultDict) -> None:
     """Pair the host with the appliance as another nasui would; keep what a connection keeps."""
-    pair = keys.generate("nasui@appliance-test")
-    body = {"username": "admin", "password": state["password"], "public_key": pair.public,
+    keypair = keys.generate("nasui@appliance-test")
+    body = {"username": "admin", "password": state["password"], "public_key": keypair.public,
             "comment": "nasui@appliance-test"}  # fmt: skip
     status, offer = Client(vm.url).api("POST", "/api/replication/pairing/", body)
     assert status == 200, offer
@@ -23,7 +23,7 @@ def pair(vm: VM, state: ResultDict) -> None:
     named = [HostKey(k["kind"], k["blob"]) for k in offer["host_keys"]]
     scanned = hostkeys.scan("127.0.0.1", vm.ssh_port)
     assert {k.fingerprint for k in scanned} == {k.fingerprint for k in named}, (scanned, named)
-    state["ssh"] = {"private": pair.private, "host_keys": [(k.kind, k.blob) for k in named]}
+    state["ssh"] = {"private": keypair.private, "host_keys": [(k.kind, k.blob) for k in named]}
 
 
 def assert_ssh_reaches_the_pool(vm: VM, state: ResultDict, pool: str = "tank") -> None:

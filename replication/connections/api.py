@@ -116,6 +116,4 @@ class PairingView(APIView):
         if administrator_from(request, data["username"], data["password"]) is None:
             return Response(status=429)  # replaced by the lock-out answer (nasui.lockout)
         offer = services.pairing_accept(public_key=data["public_key"], comment=data["comment"])
-        keys = [{"kind": key.kind, "blob": key.blob} for key in offer.host_keys]
-        body = {"user": offer.user, "port": offer.port, "host_keys": keys}
-        return Response(serializers.OfferSerializer(body).data)
+        return Response(serializers.OfferSerializer(offer).data)

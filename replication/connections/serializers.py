@@ -5,6 +5,8 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from replication.connections import selectors
+from replication.connections.engine.hostkeys import HostKey
+from replication.connections.services import Offer
 from replication.models import SshConnection
 
 
@@ -77,12 +79,12 @@ class PairingRequestSerializer(serializers.Serializer[dict[str, str]]):
     )  # fmt: skip
 
 
-class HostKeySerializer(serializers.Serializer[dict[str, str]]):
+class HostKeySerializer(serializers.Serializer[HostKey]):
     kind = serializers.CharField()
     blob = serializers.CharField()
 
 
-class OfferSerializer(serializers.Serializer[dict[str, object]]):
+class OfferSerializer(serializers.Serializer[Offer]):
     """How the pairing nasui reaches this box: SSH user, port and host keys."""
 
     user = serializers.CharField()

@@ -26,6 +26,7 @@ from replication.replications.engine.runner import Job, Moved, Outcome, replicat
 from replication.replications.engine.sides import Side, SideError, over_ssh
 from replication.replications.engine.target_retention import expired_on_target
 from replication.replications.validation import inside
+from storage.datasets.selectors import held_snapshots
 from storage.engine import get_engine, is_sandbox
 from storage.zfs.errors import ZfsError
 
@@ -75,16 +76,14 @@ def release_local_holds(task: ReplicationTask) -> list[str]:
         ReplicationTask.Direction.PUSH: [task.source],
         ReplicationTask.Direction.PULL: [task.target],
     }[ReplicationTask.Direction(task.direction)]
-    engine = get_engine()
     released = []
     for dataset in here:
         try:
-            held = [s.name for s in engine.list_snapshots(dataset, recursive=True) if s.holds]
-            tags = engine.hold_tags(held) if held else {}
+            held = held_snapshots(dataset)
         except ZfsError:
             continue  # the dataset is gone: so are its holds
-        for snapshot in (name for name, found in tags.items() if tag in found):
-            engine.release(snapshot, tag)
+        for snapshot in (name for name, tags in held.items() if tag in tags):
+            get_engine().release(snapshot, tag)
             released.append(snapshot)
     return released
 

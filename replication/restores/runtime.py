@@ -74,9 +74,8 @@ def restore_test_run(
     with _recorded(run):
         with sides_of(task) as (_source, copy):
             newest = _up_to(copy, task.target, "")[-1]
-            here_name = (
-                task.target if task.direction == ReplicationTask.Direction.PULL else (task.source)
-            )
+            pull = task.direction == ReplicationTask.Direction.PULL
+            here_name = task.target if pull else task.source  # the dataset here holding it
             pool = here_name.split("/", 1)[0]
             scratch = f"{pool}/{SCRATCH.format(pk=task.pk)}"
             _remove(scratch)  # left by a test stopped midway

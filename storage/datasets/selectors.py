@@ -135,3 +135,11 @@ def mounted_filesystems() -> list[tuple[str, str]]:
         for d in dataset_list(volumes=False)
         if d.mountpoint and d.mountpoint.startswith("/")
     ]
+
+
+def held_snapshots(name: str) -> dict[str, list[str]]:
+    """The hold tags of the snapshots in a dataset's tree, for those that have any (one
+    `zfs holds` for those; ZfsError if the dataset is gone)."""
+    engine = get_engine()
+    held = [s.name for s in engine.list_snapshots(name, recursive=True) if s.holds]
+    return engine.hold_tags(held) if held else {}

@@ -16,6 +16,7 @@ from nasui.models import Job
 from nasui.validation import fail
 from storage import registry
 from storage import validation as v
+from storage.datasets import selectors
 from storage.engine import get_engine
 from storage.errors import engine_call
 from storage.ownership import selectors as ownership_selectors
@@ -272,7 +273,7 @@ def dataset_destroy(
         raise fail("name", "This is the pool's root dataset: destroy the pool instead.")
     v.check_confirmation(name, confirm)
     registry.refuse_if_held(name, prefix=True)
-    held = _held_snapshots(name) if recursive else {}
+    held = engine_call(lambda: selectors.held_snapshots(name)) if recursive else {}
     if held and not release_holds:
         raise fail("release_holds", _holds_words(held))
     _set_holds(held, release=True)
@@ -282,14 +283,6 @@ def dataset_destroy(
         with contextlib.suppress(ValidationError):  # what the destroy took cannot be held
             _set_holds(held, release=False)
         raise
-
-
-def _held_snapshots(name: str) -> dict[str, list[str]]:
-    """Hold tags of the snapshots in the tree (one `zfs holds` for those that have any)."""
-    engine = get_engine()
-    snapshots = engine_call(lambda: engine.list_snapshots(name, recursive=True))
-    names = [snapshot.name for snapshot in snapshots if snapshot.holds]
-    return engine_call(lambda: engine.hold_tags(names)) if names else {}
 
 
 def _holds_words(held: dict[str, list[str]]) -> str:

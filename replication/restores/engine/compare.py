@@ -90,15 +90,11 @@ def compare_devices(original: Path, restored: Path, report: Report | None = None
     if sizes[0] != sizes[1]:
         problem = f"the restore holds {sizes[1]} bytes, the original {sizes[0]}"
         return Verdict(1, 0, (problem,), 1)
-    done = 0
-    with open(original, "rb") as first, open(restored, "rb") as second:
-        while chunk := first.read(CHUNK):
-            if second.read(CHUNK) != chunk:
-                problem = f"the bytes differ from offset {done} (a {CHUNK}-byte block)"
-                return Verdict(1, done, (problem,), 1)
-            done += len(chunk)
-            tell(done, sizes[0])
-    return Verdict(1, done, (), 0)
+    offset = _first_difference(original, restored, lambda done: tell(done, sizes[0]))
+    if offset is not None:
+        problem = f"the bytes differ from offset {offset} (a {CHUNK}-byte block)"
+        return Verdict(1, offset, (problem,), 1)
+    return Verdict(1, sizes[0], (), 0)
 
 
 def _index(root: Path) -> dict[str, _Entry]:
@@ -156,13 +152,24 @@ def _content_problem(first_path: Path, second_path: Path, entry: _Entry) -> str:
         return ""
     if entry.kind != "file":
         return ""
+    offset = _first_difference(first_path, second_path)
+    return "" if offset is None else f"the contents differ from offset {offset}"
+
+
+def _first_difference(
+    first_path: Path, second_path: Path, tell: Callable[[int], None] | None = None
+) -> int | None:
+    """The offset of the first CHUNK that differs (None: the same bytes); `tell` hears the
+    bytes read so far."""
     offset = 0
     with open(first_path, "rb") as first, open(second_path, "rb") as second:
         while chunk := first.read(CHUNK):
             if second.read(CHUNK) != chunk:
-                return f"the contents differ from offset {offset}"
+                return offset
             offset += len(chunk)
-    return ""
+            if tell:
+                tell(offset)
+    return None
 
 
 def _device_size(path: Path) -> int:

@@ -216,7 +216,7 @@ class DatasetOps:
                 )
             for target in [rel, *children]:  # as `zfs destroy -r`: a held snapshot stops it
                 for short in snapshots.snapshot_names(tree, target):
-                    if _snap_holds(tree, target, short):
+                    if snapshots.holds_of(tree, target, short):
                         full = f"{tree.full_name(target)}@{short}"
                         raise DatasetBusy(f"cannot destroy snapshot {full}: dataset is busy")
             for target in [rel, *children]:
@@ -313,7 +313,3 @@ def _in_tree_order(tree: PoolTree, rels: list[str]) -> list[Dataset]:
     calc = figures.SpaceCalculator(tree)
     rels = sorted(rels, key=lambda n: n.split("/") if n else [])
     return [figures.dataset(tree, calc, n) for n in rels]
-
-
-def _snap_holds(tree: PoolTree, rel: str, short: str) -> list[str]:
-    return list(tree.datasets[rel].get("snapshots", {}).get(short, {}).get("holds", []))

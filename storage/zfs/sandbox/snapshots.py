@@ -188,7 +188,7 @@ class SnapshotOps:
         head = f"cannot hold snapshot '{snapshot}'"
         with self._state.transaction() as state:
             tree, rel, short = self._held_snap(state, snapshot, head)
-            holds = _snaps(tree, rel)[short]["holds"]
+            holds = holds_of(tree, rel, short)
             if tag in holds:
                 raise DatasetExists(f"{head}: tag already exists on this dataset")
             holds.append(tag)
@@ -198,7 +198,7 @@ class SnapshotOps:
         head = f"cannot release hold from snapshot '{snapshot}'"
         with self._state.transaction() as state:
             tree, rel, short = self._held_snap(state, snapshot, head)
-            holds = _snaps(tree, rel)[short]["holds"]
+            holds = holds_of(tree, rel, short)
             if tag not in holds:
                 raise ZfsError(f"{head}: no such tag on this dataset")
             holds.remove(tag)
@@ -209,7 +209,7 @@ class SnapshotOps:
         with self._state.transaction() as state:
             for snapshot in snapshots:
                 tree, rel, short = self._held_snap(state, snapshot, f"cannot open '{snapshot}'")
-                tags = _snaps(tree, rel)[short]["holds"]
+                tags = holds_of(tree, rel, short)
                 if tags:
                     found[snapshot] = list(tags)
         return found
@@ -257,6 +257,11 @@ def clones_of(tree: PoolTree, rel: str) -> list[str]:
 def copy_path(tree: PoolTree, rel: str, short: str) -> Path:
     """Where a snapshot's copy lives: node/snaps/NAME (a directory or a zvol file)."""
     return paths.node_dir(tree.dir, rel) / SNAPS / short
+
+
+def holds_of(tree: PoolTree, rel: str, short: str) -> list[str]:
+    """A snapshot's hold tags (the record's own list: changing it changes the snapshot)."""
+    return _snaps(tree, rel)[short]["holds"]  # type: ignore[no-any-return]
 
 
 def _snaps(tree: PoolTree, rel: str) -> dict[str, Any]:

@@ -6,9 +6,9 @@ ARGS are `zfs` arguments: list (snapshots; file systems and volumes by name), ge
 receive_resume_token), hold, release, destroy, send (-i/-I/-t/-n -P) and receive (-s -u -F -o,
 -A). Replication's sides run it in place of `zfs` (here or over ssh), so the fast lane proves
 the flows of send | receive without OpenZFS: the output formats, exit statuses and refusals are
-OpenZFS's. The disk count and size
-come from the options or NASUI_SANDBOX_DISKS / NASUI_SANDBOX_DISK_GIB (the panel's defaults);
-opening a sandbox never makes or changes its disks or pools.
+OpenZFS's. The disk count and size come from the options or NASUI_SANDBOX_DISKS /
+NASUI_SANDBOX_DISK_GIB (the panel's defaults); opening a sandbox never makes or changes its
+disks or pools.
 """
 
 from __future__ import annotations
