@@ -83,3 +83,10 @@ class PairForm(StyledForm):
         help_text="Sent once to that panel to authorize this box's key; kept nowhere.",
         widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
     )
+    ssh_port = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=65535,
+        label="Its SSH port from here (optional)",
+        help_text="Blank: the port its panel names (22). Give another if a router forwards one.",
+    )

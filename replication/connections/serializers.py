@@ -65,6 +65,11 @@ class PairSerializer(serializers.Serializer[dict[str, str]]):
     password = serializers.CharField(
         max_length=4096, trim_whitespace=False, write_only=True, help_text="Used once, not kept."
     )
+    ssh_port = serializers.IntegerField(
+        min_value=1, max_value=65535, required=False, allow_null=True, default=None,
+        help_text="Its SSH port as reached from here, if a router forwards another one "
+        "(null: the port its panel names).",
+    )  # fmt: skip
 
 
 class PairingRequestSerializer(serializers.Serializer[dict[str, str]]):

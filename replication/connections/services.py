@@ -174,19 +174,25 @@ def pairing_accept(*, public_key: str, comment: str) -> Offer:
     return Offer(getpass.getuser(), settings.NASUI_SSH_PORT, found)
 
 
-def connection_pair(*, name: str, address: str, username: str, password: str) -> SshConnection:
+def connection_pair(
+    *, name: str, address: str, username: str, password: str, ssh_port: int | None = None
+) -> SshConnection:
     """A connection to another nasui, its key authorized there with an administrator's name
     and password (used once, kept nowhere), and its host keys pinned only if the other panel
-    and its SSH server name the same ones."""
+    and its SSH server name the same ones. `ssh_port`: where its SSH server answers from here
+    when that is not the port it names (a router forwarding another one); None: that port."""
     connection = SshConnection()
     connection.name = _check_name(name, connection)
+    if ssh_port is not None and not 1 <= ssh_port <= 65535:
+        raise fail("ssh_port", "Use a port from 1 to 65535, or leave it blank.")
     pair = keys.generate(f"nasui@{socket.gethostname()}")
     try:
         target = pairing.panel(address)
         answer = pairing.pair(target, username, password, pair.public, pair.public.split()[-1])
     except pairing.PairingError as exc:
         raise fail(exc.field, exc.message) from exc
-    connection.host, connection.port, connection.user = target.host, answer.port, answer.user
+    connection.host, connection.user = target.host, answer.user
+    connection.port = answer.port if ssh_port is None else ssh_port
     _check_address(connection.host, connection.port, connection.user)
     scanned = _scan(connection.host, connection.port, "address")
     told = {key.fingerprint for key in answer.host_keys}

@@ -151,6 +151,27 @@ def test_pairing_authorizes_pins_and_checks(other_side: Sshd, admin_user, live_s
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_forwarded_ssh_port_is_used_instead_of_the_one_named(
+    other_side: Sshd, admin_user, live_server, settings
+) -> None:
+    """A router forwards another port to the other box's sshd: the port it names (22 there)
+    does not answer from here, the one the user gives does."""
+    settings.NASUI_SSH_PORT = 9  # what the other panel names: nothing listens there
+    body = {"name": "far", "address": live_server.url, "username": "admin",
+            "password": "password", "ssh_port": other_side.port}  # fmt: skip
+    client = Client()
+    client.force_login(admin_user)
+    answer = client.post(PAIR, body, content_type=JSON)
+    assert answer.status_code == 201, answer.content
+    assert SshConnection.objects.get(name="far").port == other_side.port
+    for port in (0, 70000):
+        bad = client.post(PAIR, {**body, "name": "again", "ssh_port": port}, content_type=JSON)
+        assert bad.status_code == 400
+        assert "ssh_port" in bad.json()["fields"]
+    assert SshConnection.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_wrong_password_there_is_said_on_its_field(other_side, admin_user, live_server) -> None:
     body = {"name": "far", "address": live_server.url, "username": "admin", "password": "nope"}
     client = Client()

@@ -1,4 +1,7 @@
-"""The transfer pump with real processes at both ends: bytes, failures, stalls, the limit."""
+"""The transfer with real processes at both ends: bytes, failures, stalls, the limit.
+
+Each behaviour holds both ways a stream goes: the two ends joined on one pipe (no limit) and
+through this process (a bandwidth limit far above what the tests move)."""
 
 from __future__ import annotations
 
@@ -25,33 +28,59 @@ def writes(count: int, then: str = "") -> list[str]:
     )
 
 
-def test_every_byte_arrives_in_order(tmp_path: Path) -> None:
+JOINED, PUMPED = Limits(), Limits(bandwidth=1 << 40)
+WAYS = pytest.mark.parametrize("limits", [JOINED, PUMPED], ids=["joined", "pumped"])
+
+
+@WAYS
+def test_every_byte_arrives_in_order(tmp_path: Path, limits: Limits) -> None:
     out = tmp_path / "received"
     count = 5 * (1 << 20) + 17
-    moved = transfer(writes(count), ["dd", f"of={out}", "status=none"])
+    moved = transfer(writes(count), ["dd", f"of={out}", "status=none"], limits)
     expected = __import__("random").Random(5).randbytes(count)
     assert moved == count
     assert hashlib.sha256(out.read_bytes()).digest() == hashlib.sha256(expected).digest()
 
 
-def test_a_failing_receiver_is_reported_in_its_own_words() -> None:
+def test_the_receiver_s_count_stands_when_the_sender_is_ssh(tmp_path: Path) -> None:
+    """A pull: the sender here is ssh, whose shared connection writes the bytes from another
+    process; the receiver's read count is the stream's, give or take its own start-up reads."""
+    count = 3 * (1 << 20)
+    seen: list[Progress] = []
+    moved = transfer(writes(count, "import time; time.sleep(1.5)"),
+                     ["dd", f"of={tmp_path / 'x'}", "status=none"], report=seen.append,
+                     counted="receiver")  # fmt: skip
+    assert count <= moved < count + (64 << 10)
+    assert (tmp_path / "x").stat().st_size == count
+    assert seen
+    assert seen[-1].sent <= moved
+
+
+@WAYS
+def test_a_failing_receiver_is_reported_in_its_own_words(limits: Limits) -> None:
     receiver = python("import sys; sys.stderr.write('cannot receive: destination exists\\n');"
                       " sys.exit(1)")  # fmt: skip
     with pytest.raises(TransferFailed, match="cannot receive: destination exists"):
-        transfer(writes(4 << 20), receiver)
+        transfer(writes(4 << 20), receiver, limits)
 
 
-def test_a_failing_sender_is_reported_even_when_the_receiver_took_its_bytes(tmp_path: Path) -> None:
+@WAYS
+def test_a_failing_sender_is_reported_even_when_the_receiver_took_its_bytes(
+    tmp_path: Path, limits: Limits
+) -> None:
     sender = writes(1000, "sys.stderr.write('cannot send: snapshot gone\\n'); sys.exit(2)")
     with pytest.raises(TransferFailed, match="cannot send: snapshot gone"):
-        transfer(sender, ["dd", f"of={tmp_path / 'x'}", "status=none"])
+        transfer(sender, ["dd", f"of={tmp_path / 'x'}", "status=none"], limits)
 
 
-def test_a_silent_sender_is_a_stall_and_both_ends_are_stopped(tmp_path: Path) -> None:
+@WAYS
+def test_a_silent_sender_is_a_stall_and_both_ends_are_stopped(
+    tmp_path: Path, limits: Limits
+) -> None:
     began = time.monotonic()
     with pytest.raises(Stalled, match="No data for 1 s"):
         transfer(writes(10, "import time; time.sleep(60)"), ["dd", f"of={tmp_path / 'x'}",
-                 "status=none"], Limits(stall_after=1.0))  # fmt: skip
+                 "status=none"], Limits(limits.bandwidth, stall_after=1.0))  # fmt: skip
     assert time.monotonic() - began < 30  # not the sender's 60 s: it was killed
 
 

@@ -4,7 +4,7 @@
    `zfs send -t`, from where it stopped; a token whose snapshot is gone is discarded.
 2. The plan (chain.py) from both sides' snapshots: nothing, full, or increments from the
    newest snapshot in common, or a refusal the user must answer.
-3. Each step is one `zfs send | zfs receive -s` through the pump (counted, limited, watched).
+3. Each step is one `zfs send | zfs receive -s` (pump.py: counted, limited, watched).
    Received datasets stay unmounted (-u) and read-only, so nothing is mounted over the
    target's data and nothing writes to a copy behind the next run's back.
 4. After each step the newest common snapshot is held on both sides under the task's tag and
@@ -18,7 +18,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 from replication.replications.engine import chain
-from replication.replications.engine.pump import Limits, Progress, TransferFailed, transfer
+from replication.replications.engine.pump import Counted, Limits, Progress, TransferFailed, transfer
 from replication.replications.engine.sides import Side, SideError
 
 GONE_SNAPSHOT = "no longer exists"  # `zfs send -t` when the token's snapshot was destroyed
@@ -133,7 +133,8 @@ def _stream(
 ) -> int:
     """One stream through the pump, from the source side's send to the target side's receive."""
     (source, target), (send, receive) = sides, argvs
-    return transfer(source.argv(send), target.argv(receive), job.limits, progress)
+    counted: Counted = "sender" if source.here else "receiver"  # the end that is not ssh
+    return transfer(source.argv(send), target.argv(receive), job.limits, progress, counted)
 
 
 def send_argv(job: Job, step: chain.Step) -> list[str]:

@@ -53,6 +53,11 @@ class Side:
         self.where = remote.where if remote else "this box"
         self.zfs = list(zfs)
 
+    @property
+    def here(self) -> bool:
+        """This box, not the other one over ssh."""
+        return not self.prefix
+
     def argv(self, command: Sequence[str]) -> list[str]:
         """The argument list that runs `command` on this side."""
         if command and command[0] == "zfs":
