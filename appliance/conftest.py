@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from appliance.testlib.config import STICK_BYTES, ResultDict
+from appliance.testlib.config import FIRMWARE, STICK_BYTES, ResultDict
 from appliance.testlib.vm import VM, booted
 
 
@@ -20,4 +20,19 @@ def vm() -> Iterator[VM]:
 @pytest.fixture(scope="module")
 def state() -> ResultDict:
     """What one step hands to the next (admin password, token, pool, target)."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def other() -> Iterator[VM]:
+    """A second appliance, a fresh copy of the image booted with the other firmware: the
+    backup box the first one replicates to. Booted when a test first needs it, then up beside
+    the first through its reboot and upgrade (its own disks, ports and console)."""
+    with booted("uefi" if FIRMWARE == "bios" else "bios") as machine:
+        yield machine
+
+
+@pytest.fixture(scope="module")
+def other_state() -> ResultDict:
+    """The backup box's admin password and token."""
     return {}

@@ -18,18 +18,16 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
+from appliance.testlib import replication
 from appliance.testlib.config import (
     ARTIFACTS,
     BOOT_TIMEOUT,
     CHAP_SECRET,
     CHAP_USER,
     CHROMIUM,
-    DISKS,
-    FIRMWARE,
     INITIATOR,
     NFS_NETWORK,
     NFS_PATH,
-    OWN_PASSWORD,
     PATTERN,
     RELEASE,
     REPO,
@@ -42,15 +40,16 @@ from appliance.testlib.config import (
     STICK_BYTES,
     ResultDict,
 )
+from appliance.testlib.first import first_login, make_pool
 from appliance.testlib.image import ext4_bytes, gpt_partition, run_script
 from appliance.testlib.iscsi import assert_reads_back, iscsi, iscsi_url, qemu_io
 from appliance.testlib.nfs import assert_nfs_reads_back
-from appliance.testlib.panel import api, login
+from appliance.testlib.panel import api
 from appliance.testlib.poll import poll
 from appliance.testlib.smb import assert_owned_by, assert_smb_reads_back, fetch, smb_client
 from appliance.testlib.snapshots import DATASET, EVERY_MINUTE, made_since, task_snapshots
 from appliance.testlib.ssh import assert_ssh_reaches_the_pool, pair
-from appliance.testlib.vm import VM, booted
+from appliance.testlib.vm import VM
 
 
 def test_boot_shows_url_and_password(vm: VM, state: ResultDict) -> None:
@@ -64,40 +63,12 @@ def test_boot_shows_url_and_password(vm: VM, state: ResultDict) -> None:
 def test_login_and_token(vm: VM, state: ResultDict) -> None:
     """Log in through /login/ (CSRF) with the console's password, which the panel asks to
     replace at once; then create an API token on /settings/tokens/."""
-    client = login(vm, state)
-    status, page = client.request("GET", "/settings/")
-    assert 'data-testid="first-password"' in page, "the first login did not ask for a password"
-    own = {"old_password": state["password"], "new_password1": OWN_PASSWORD}
-    status, page = client.form("/settings/password/", {**own, "new_password2": OWN_PASSWORD})
-    assert status == 200, page[-500:]
-    assert "the one on the console no longer works" in page, page[-800:]
-    state["password"] = OWN_PASSWORD
-    status, page = client.request("GET", "/settings/")
-    assert status == 200, "not logged in"
-    assert 'name="password"' not in page, "not logged in"
-    status, page = client.form("/settings/tokens/", {"name": "appliance test"})
-    assert status == 200, page[-500:]
-    token = re.search(r'id="new-token-key">([^<]+)<', page)
-    assert token, "no token on the page"
-    state["token"] = token.group(1).strip()
+    first_login(vm, state)
 
 
 def test_raidz1_pool(vm: VM, state: ResultDict) -> None:
     """Create a raidz1 pool on the three blank disks through the API (a job)."""
-    client = api(vm, state)
-    status, disks = client.api("GET", "/api/storage/disks/")
-    assert status == 200, disks
-    rows = disks["results"] if isinstance(disks, dict) else disks
-    blank = [d["name"] for d in rows if str(d.get("serial", "")).startswith("NASUIDISK")]
-    assert len(blank) == DISKS, rows
-    payload = {"name": "tank", "layout": "raidz1", "disks": blank}
-    status, job = client.api("POST", "/api/storage/pools/", payload)
-    assert status in (200, 201, 202), job
-    done = client.wait_job(job)
-    assert done["status"] == "succeeded", done
-    status, pool = client.api("GET", "/api/storage/pools/tank/")
-    assert status == 200, pool
-    assert pool["health"] == "ONLINE", pool
+    make_pool(vm, state, "tank")
 
 
 def test_zvol_and_iscsi_target(vm: VM, state: ResultDict) -> None:
@@ -363,6 +334,50 @@ def test_boot_timeline(vm: VM) -> None:
     print(blame)
 
 
+def test_the_other_firmware_boots_the_same_image(other: VM, other_state: ResultDict) -> None:
+    """BIOS and UEFI: a fresh copy of the image boots with the other firmware to the panel (the
+    backup box of the replication tests that follow)."""
+    other.wait_console(r"Open the panel:\s+https://", 120)
+    other_state["password"] = other.wait_console(r"admin password: (\S+)", 60).group(1)
+    # The image fills this disk: nothing to grow, and the GPT is left as it was.
+    assert "growing it" not in other.console.read_text(errors="replace")
+
+
+def test_replication_to_a_second_appliance(
+    vm: VM, state: ResultDict, other: VM, other_state: ResultDict
+) -> None:
+    """The backup box gets its owner's password, a token and a pool; this box pairs with it
+    through the API, and a snapshot task of the photos (a dataset in the SMB share) every
+    minute is pushed there over SSH after each run."""
+    first_login(other, other_state)
+    make_pool(other, other_state, "backup")
+    connection = replication.pair(vm, state, other, other_state)
+    state["photos"] = replication.write_photos(vm, state)
+    began = datetime.now(UTC) - timedelta(minutes=1)
+    replication.start_replicating(vm, state, connection)
+    run = replication.sent_since(vm, state, began, timeout=300)
+    print(f"\nfirst replication: {run['sent_bytes']} bytes, {run['arrived']}")
+    assert run["sent_bytes"] > len(state["photos"]) // 2, run  # the photo went (compressed)
+    arrived = replication.copies(other, other_state)
+    assert {f"{replication.COPY}@{name}" for name in run["arrived"]} <= set(arrived), arrived
+
+
+def test_a_destroyed_dataset_comes_back_from_the_second_appliance(
+    vm: VM, state: ResultDict
+) -> None:
+    """The photos destroyed here (the task's hold released, as asked) are pulled back from the
+    backup box under their own name and read over SMB byte-identical; then the task goes on
+    from the restored snapshots: the next run sends an increment, not the whole."""
+    replication.pause_snapshots(vm, state, paused=True)
+    replication.destroy_photos(vm, state)
+    replication.restore_in_place(vm, state)
+    assert replication.read_photo(vm) == state["photos"]
+    resumed = datetime.now(UTC)
+    replication.pause_snapshots(vm, state, paused=False)
+    run = replication.sent_since(vm, state, resumed, timeout=300)
+    assert run["sent_bytes"] < len(state["photos"]) // 2, run  # an increment from the copy
+
+
 def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
     """Power off (ACPI), boot again: the pool, the target, the SMB user, the NFS export and the
     data are back."""
@@ -385,6 +400,8 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
     # The task configured before the reboot keeps running after it.
     assert made_since(vm, state, powered_off, timeout=180), task_snapshots(vm, state)
     assert_ssh_reaches_the_pool(vm, state)  # the same host key, the key still authorized
+    # The replication task and its connection too: a run after the boot sends to the other box.
+    replication.sent_since(vm, state, powered_off, timeout=240)
 
 
 def test_data_partition_fills_the_stick(vm: VM) -> None:
@@ -414,6 +431,7 @@ def test_upgrade_keeps_the_data_partition(vm: VM, state: ResultDict) -> None:
     assert build.returncode == 0, build.stderr[-3000:]
     if vm.running():
         vm.shutdown()
+    powered_off = datetime.now(UTC)
     upgrade = run_script(
         ["bash", "appliance/upgrade.sh", str(vm.system_disk), str(next_out / "nasui-root.ext4")]
     )
@@ -431,6 +449,8 @@ def test_upgrade_keeps_the_data_partition(vm: VM, state: ResultDict) -> None:
     assert_nfs_reads_back(vm, state)
     # A new root, the same SSH host key and authorized keys (the data partition's).
     assert_ssh_reaches_the_pool(vm, state)
+    # The replication task and its connection (its key, its pinned host keys) work on.
+    replication.sent_since(vm, state, powered_off, timeout=240)
 
 
 def test_upgrade_refuses_what_is_not_a_nasui_stick(tmp_path: Path) -> None:
@@ -442,15 +462,3 @@ def test_upgrade_refuses_what_is_not_a_nasui_stick(tmp_path: Path) -> None:
     assert refused.returncode != 0
     assert "not a nasui stick" in refused.stderr, refused.stderr
     assert blank.read_bytes() == b"\0" * (4 << 20)
-
-
-def test_the_other_firmware_boots_the_same_image(vm: VM) -> None:
-    """BIOS and UEFI: a fresh copy of the image boots with the other firmware to the panel."""
-    if vm.running():
-        vm.shutdown()  # one TCG guest at a time on 2 cores
-    other = "uefi" if FIRMWARE == "bios" else "bios"
-    with booted(other) as machine:
-        machine.wait_console(r"Open the panel:\s+https://", 120)
-        assert machine.wait_console(r"admin password: (\S+)", 60)
-        # The image fills this disk: nothing to grow, and the GPT is left as it was.
-        assert "growing it" not in machine.console.read_text(errors="replace")

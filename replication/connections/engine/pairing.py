@@ -27,7 +27,9 @@ ADDRESS_RULE = (
     "Give the other panel's address: a host name or IP address, with http:// or https:// "
     "and a port if it needs them."
 )
-TIMEOUT = 20  # seconds for the other panel to answer
+# Seconds for the other panel to answer: it checks the password with a slow hash (PBKDF2, a
+# million rounds), a second on a small box and up to a minute on an emulated one.
+TIMEOUT = 90
 WORDS = {
     401: ("password", "Wrong user name or password on {host}."),
     403: ("username", "{host} refused: {detail}"),
