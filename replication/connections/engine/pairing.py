@@ -13,6 +13,7 @@ are shown, as with any trust-on-first-use pin.
 from __future__ import annotations
 
 import json
+import socket
 import ssl
 import urllib.error
 import urllib.request
@@ -28,8 +29,10 @@ ADDRESS_RULE = (
     "and a port if it needs them."
 )
 # Seconds for the other panel to answer: it checks the password with a slow hash (PBKDF2, a
-# million rounds), a second on a small box and up to a minute on an emulated one.
+# million rounds), a second on a small box and up to a minute on an emulated one. An address
+# where nothing answers is told apart sooner, by a connection of its own (REACH_TIMEOUT).
 TIMEOUT = 90
+REACH_TIMEOUT = 10
 WORDS = {
     401: ("password", "Wrong user name or password on {host}."),
     403: ("username", "{host} refused: {detail}"),
@@ -92,6 +95,7 @@ def pair(target: Panel, username: str, password: str, public_key: str, comment: 
         target.url + PATH, data=body, method="POST",
         headers={"Content-Type": "application/json", "Accept": "application/json"},
     )  # fmt: skip
+    _reach(target)
     try:
         with urllib.request.urlopen(  # noqa: S310 (http or https only, as above)
             request, timeout=TIMEOUT, context=_unverified()
@@ -104,6 +108,16 @@ def pair(target: Panel, username: str, password: str, public_key: str, comment: 
         raise PairingError("address", f"Nothing answered at {target.url}: {reason}.") from error
     except (ValueError, KeyError, TypeError) as error:  # not JSON, or not the answer's shape
         raise PairingError("address", f"{target.url} did not answer as a nasui.") from error
+
+
+def _reach(target: Panel) -> None:
+    """A TCP connection to the panel's port, or PairingError on the address at once."""
+    parts = urlsplit(target.url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        socket.create_connection((target.host, port), timeout=REACH_TIMEOUT).close()
+    except OSError as error:
+        raise PairingError("address", f"Nothing answered at {target.url}: {error}.") from error
 
 
 def _unverified() -> ssl.SSLContext:
