@@ -26,9 +26,10 @@ def state() -> ResultDict:
 @pytest.fixture(scope="module")
 def other() -> Iterator[VM]:
     """A second appliance, a fresh copy of the image booted with the other firmware: the
-    backup box the first one replicates to. Booted when a test first needs it, then up beside
-    the first through its reboot and upgrade (its own disks, ports and console)."""
-    with booted("uefi" if FIRMWARE == "bios" else "bios") as machine:
+    backup box the first one replicates to (its own disks, ports and console). Launched when a
+    test first asks for it, so that its boot overlaps that test's wait; wait_healthy() before
+    using it. Up beside the first to the end, paused while the first boots again."""
+    with booted("uefi" if FIRMWARE == "bios" else "bios", wait=False) as machine:
         yield machine
 
 

@@ -283,9 +283,10 @@ def test_nfs_export_reads_the_smb_file(vm: VM, state: ResultDict) -> None:
     assert_nfs_reads_back(vm, state, timeout=120)
 
 
-def test_a_periodic_snapshot_task_runs(vm: VM, state: ResultDict) -> None:
+def test_a_periodic_snapshot_task_runs(vm: VM, state: ResultDict, other: VM) -> None:
     """A task taking a snapshot of the shared dataset every minute, made through the API: beat
-    (a thread of the worker) runs it within its first minutes."""
+    (a thread of the worker) runs it within its first minutes. (The second appliance boots
+    meanwhile: asking for it launches it.)"""
     task = {"dataset": DATASET, **EVERY_MINUTE, "lifetime_value": 1, "lifetime_unit": "day"}
     status, made = api(vm, state).api("POST", "/api/storage/snapshot-tasks/", task)
     assert status == 201, made
@@ -337,6 +338,8 @@ def test_boot_timeline(vm: VM) -> None:
 def test_the_other_firmware_boots_the_same_image(other: VM, other_state: ResultDict) -> None:
     """BIOS and UEFI: a fresh copy of the image boots with the other firmware to the panel (the
     backup box of the replication tests that follow)."""
+    other.wait_healthy()
+    print(f"\nboot to /health/: {other.boot_seconds:.1f}s ({other.firmware}, launched earlier)")
     other.wait_console(r"Open the panel:\s+https://", 120)
     other_state["password"] = other.wait_console(r"admin password: (\S+)", 60).group(1)
     # The image fills this disk: nothing to grow, and the GPT is left as it was.
@@ -367,24 +370,22 @@ def test_a_destroyed_dataset_comes_back_from_the_second_appliance(
 ) -> None:
     """The photos destroyed here (the task's hold released, as asked) are pulled back from the
     backup box under their own name and read over SMB byte-identical; then the task goes on
-    from the restored snapshots: the next run sends an increment, not the whole."""
+    from the restored snapshots (after the reboot: an increment, not the whole)."""
     replication.pause_snapshots(vm, state, paused=True)
     replication.destroy_photos(vm, state)
     replication.restore_in_place(vm, state)
     assert replication.read_photo(vm) == state["photos"]
-    resumed = datetime.now(UTC)
-    replication.pause_snapshots(vm, state, paused=False)
-    run = replication.sent_since(vm, state, resumed, timeout=300)
-    assert run["sent_bytes"] < len(state["photos"]) // 2, run  # an increment from the copy
+    replication.pause_snapshots(vm, state, paused=False)  # the reboot test sees the next runs
 
 
-def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
+def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict, other: VM) -> None:
     """Power off (ACPI), boot again: the pool, the target, the SMB user, the NFS export and the
     data are back."""
     powered_off = datetime.now(UTC)
     seconds = vm.shutdown()
     print(f"\nclean power-off: {seconds:.1f}s")
-    vm.start()
+    with other.paused():  # the backup box waits (a run to it waits too) while this one boots
+        vm.start()
     print(f"second boot to /health/: {vm.boot_seconds:.1f}s")
     client = api(vm, state)
     status, pool = poll(
@@ -400,8 +401,10 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict) -> None:
     # The task configured before the reboot keeps running after it.
     assert made_since(vm, state, powered_off, timeout=180), task_snapshots(vm, state)
     assert_ssh_reaches_the_pool(vm, state)  # the same host key, the key still authorized
-    # The replication task and its connection too: a run after the boot sends to the other box.
-    replication.sent_since(vm, state, powered_off, timeout=240)
+    # The replication task and its connection too: a run after the boot sends to the other box,
+    # an increment on the snapshots the restore brought back.
+    run = replication.sent_since(vm, state, powered_off, timeout=240)
+    assert run["sent_bytes"] < len(state["photos"]) // 2, run
 
 
 def test_data_partition_fills_the_stick(vm: VM) -> None:
@@ -422,7 +425,7 @@ def test_data_partition_fills_the_stick(vm: VM) -> None:
     assert ext4_bytes(vm.system_disk, start * 512) > sectors * 512 - (4 << 20)
 
 
-def test_upgrade_keeps_the_data_partition(vm: VM, state: ResultDict) -> None:
+def test_upgrade_keeps_the_data_partition(vm: VM, state: ResultDict, other: VM) -> None:
     """A new release's root written by appliance/upgrade.sh: login, pool, target, SMB, NFS, data
     stay."""
     next_out = REPO / "var" / "appliance-next"
@@ -436,7 +439,8 @@ def test_upgrade_keeps_the_data_partition(vm: VM, state: ResultDict) -> None:
         ["bash", "appliance/upgrade.sh", str(vm.system_disk), str(next_out / "nasui-root.ext4")]
     )
     assert upgrade.returncode == 0, upgrade.stderr[-3000:]
-    vm.start()
+    with other.paused():
+        vm.start()
     print(f"\nboot after the upgrade to /health/: {vm.boot_seconds:.1f}s")
     vm.wait_console(rf"nasui appliance {RELEASE}", 120)  # the new root's banner
     client = api(vm, state)  # the token made before the upgrade: the database was kept

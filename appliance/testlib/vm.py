@@ -46,7 +46,8 @@ class VM:
         self.ssh_port = free_loopback_port()
         self.console = workdir / "console.log"
         self.proc: subprocess.Popen[bytes] | None = None
-        self.boot_seconds = 0.0
+        self.boot_seconds = 0.0  # of the current boot, once /health/ answered
+        self.launched = 0.0
         self.report_wait = report_wait  # seconds after /health/ to wait for the NASUI_BOOT line
         self.boot_line = ""  # this boot's NASUI_BOOT line, once print_boot_timeline found it
         # A sparse raw copy (not an overlay): appliance/upgrade.sh works on it like on a stick.
@@ -102,22 +103,44 @@ class VM:
 
     def start(self) -> None:
         """Boot and wait (bounded) until the panel answers /health/ through the HTTPS port."""
+        self.launch()
+        self.wait_healthy()
+
+    def launch(self) -> None:
+        """Start qemu and return at once: the boot goes on while the caller does other things."""
         if self.console.exists():
             self.console.rename(self.workdir / f"console-{int(time.time())}.log")
-        started = time.monotonic()
+        self.launched, self.boot_seconds = time.monotonic(), 0.0
         log = open(self.workdir / "qemu.log", "ab")  # noqa: SIM115 - lives as long as qemu
         self.proc = subprocess.Popen(self.argv(), stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+
+    def wait_healthy(self) -> None:
+        """Wait (bounded, from the launch) until the panel answers /health/; once per boot."""
+        assert self.proc is not None
+        if self.boot_seconds:
+            return
         while True:
             if self.proc.poll() is not None:
                 pytest.fail(f"qemu exited during boot ({self.proc.returncode}):\n{self.tail()}")
-            if time.monotonic() - started > BOOT_TIMEOUT:
+            if time.monotonic() - self.launched > BOOT_TIMEOUT:
                 pytest.fail(f"no /health/ within {BOOT_TIMEOUT:.0f}s:\n{self.tail()}")
             if self.health_ok():
                 break
             time.sleep(1)
-        self.boot_seconds = time.monotonic() - started
+        self.boot_seconds = time.monotonic() - self.launched
         self.boot_line = ""
         self.print_boot_timeline()
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """The guest's CPUs stopped (qemu's monitor), then let go: an idle VM beside another's
+        boot takes none of the host's two cores. Its network stack (in qemu) still accepts
+        connections; the guest answers them once it runs again."""
+        self.monitor_command("stop")
+        try:
+            yield
+        finally:
+            self.monitor_command("cont")
 
     def print_boot_timeline(self) -> None:
         """Print this boot's NASUI_BOOT line (nasui-boot-report: when each unit started and was
@@ -201,15 +224,20 @@ class VM:
 
 
 @contextlib.contextmanager
-def booted(firmware: str = FIRMWARE, stick_bytes: int | None = None) -> Iterator[VM]:
-    """A fresh appliance VM booted to /health/; always stopped, its consoles kept as artifacts."""
+def booted(
+    firmware: str = FIRMWARE, stick_bytes: int | None = None, *, wait: bool = True
+) -> Iterator[VM]:
+    """A fresh appliance VM booted to /health/ (or only launched: `wait` False, the caller
+    waits with wait_healthy); always stopped, its consoles kept as artifacts."""
     if not IMAGE.exists():
         pytest.fail(f"{IMAGE} is missing: run `make appliance` first")
     workdir = Path(tempfile.mkdtemp(prefix="nasui-appliance-"))
     machine = VM(workdir, firmware, stick_bytes)
     try:
-        machine.start()
-        print(f"\nboot to /health/: {machine.boot_seconds:.1f}s ({firmware})")
+        machine.launch()
+        if wait:
+            machine.wait_healthy()
+            print(f"\nboot to /health/: {machine.boot_seconds:.1f}s ({firmware})")
         yield machine
     finally:
         machine.kill()
