@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 from appliance.testlib.config import SMB_FILE, SMB_PASSWORD, SMB_SHARE, SMB_USER, ResultDict
+from appliance.testlib.panel import api
 from appliance.testlib.poll import poll
 from appliance.testlib.vm import VM
 from tests.smb.smb_clients import HOST, Result, SmbClient
@@ -13,6 +15,7 @@ from tests.smb.smb_clients import HOST, Result, SmbClient
 READ_CONTROL = 0x00020000  # the access right a security descriptor is read with
 SECURITY_INFO = 0x03  # SMB2_0_INFO_SECURITY
 OWNER_SECURITY_INFORMATION = 0x00000001
+SMB_WAIT = 300  # seconds after /health/ for smbd to let the user in
 
 
 def smb_client(vm: VM) -> SmbClient:
@@ -33,9 +36,15 @@ def fetch(vm: VM, password: str = SMB_PASSWORD) -> tuple[Result, Path]:
 
 def assert_smb_reads_back(vm: VM, state: ResultDict) -> None:
     """After a boot, the user logs in and reads the file written before, byte-identical."""
-    # nasui-smb re-creates the account and starts smbd a little after /health/ answers.
-    result, copy = poll(lambda: fetch(vm), lambda r: r[0].ok, 120)
-    assert result.ok, result.output
+    # nasui-smb re-creates the account and starts smbd a little after /health/ answers: on a fresh
+    # root (an upgrade) and a slow emulator that took up to ~2 min. The bound only costs time when
+    # smbd never comes; then the panel's own view of its SMB server and the console say why.
+    waited = time.monotonic()
+    result, copy = poll(lambda: fetch(vm), lambda r: r[0].ok, SMB_WAIT)
+    print(f"SMB answered {time.monotonic() - waited:.0f}s after /health/")
+    if not result.ok:
+        status, service = api(vm, state).api("GET", "/api/services/smb/")
+        raise AssertionError(f"{result.output}\npanel: {status} {service}\n{vm.tail()}")
     assert copy.read_bytes() == state["smb_data"]
     assert_owned_by(vm, state["smb_uid"])
 
