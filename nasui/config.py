@@ -63,6 +63,8 @@ class Config:
     ssh_port: int = 22
     authorized_keys: Path = Path("~/.ssh/authorized_keys")
     ssh_host_keys: str = "/etc/ssh/ssh_host_*_key.pub"
+    # The release: the appliance's /opt/nasui/VERSION (beside the app), else the project's.
+    version: str = "0.1.0"
 
 
 def _env(values: Mapping[str, str]) -> environ.Env:
@@ -190,7 +192,19 @@ def load_config(values: Mapping[str, str]) -> Config:
             env.str("NASUI_AUTHORIZED_KEYS", default="~/.ssh/authorized_keys")
         ).expanduser(),
         ssh_host_keys=str(env.str("NASUI_SSH_HOST_KEYS", default="/etc/ssh/ssh_host_*_key.pub")),
+        version=str(env.str("NASUI_VERSION", default=_release())),
     )
+
+
+VERSION_FILE = Path(__file__).resolve().parents[2] / "VERSION"  # the appliance's /opt/nasui
+
+
+def _release() -> str:
+    """The release the appliance's build wrote beside the app, or the project's version."""
+    try:
+        return VERSION_FILE.read_text().strip() or "0.1.0"
+    except OSError:
+        return "0.1.0"
 
 
 def resolve_zfs_engine(choice: str, dev_zfs: Path = Path("/dev/zfs")) -> str:

@@ -17,6 +17,7 @@ NAV = [
     ("alerts:index", "Alerts"),
     ("advisor:index", "Try my data"),
     ("jobs", "Jobs"),
+    ("system:index", "System"),
     ("settings", "Settings"),
 ]
 

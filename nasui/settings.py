@@ -32,6 +32,7 @@ NASUI_SANDBOX_DISK_GIB = CONFIG.sandbox_disk_gib
 NASUI_SSH_PORT = CONFIG.ssh_port
 NASUI_AUTHORIZED_KEYS = CONFIG.authorized_keys
 NASUI_SSH_HOST_KEYS = CONFIG.ssh_host_keys
+NASUI_VERSION = CONFIG.version
 NASUI_HEARTBEAT_SECONDS = CONFIG.heartbeat_seconds
 NASUI_SANDBOX_RESCAN_SECONDS = CONFIG.sandbox_rescan_seconds
 NASUI_SAMPLE_SECONDS = CONFIG.sample_seconds
@@ -61,6 +62,7 @@ INSTALLED_APPS = [
     "monitoring",
     "advisor",
     "replication",
+    "system",
 ]
 
 MIDDLEWARE = [

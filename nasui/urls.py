@@ -15,6 +15,7 @@ from nasui.api.schema import CachedSchemaView
 from replication import urls as replication
 from sharing import urls as sharing
 from storage import urls as storage
+from system import urls as system
 
 # DRF marks its views login_not_required and authenticates them itself (token or session).
 api_patterns: list[URLPattern | URLResolver] = [
@@ -27,6 +28,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("services/", include((sharing.services_api_urlpatterns, "services-api"))),
     path("advisor/", include((advisor.api_urlpatterns, "advisor-api"))),
     path("replication/", include((replication.api_urlpatterns, "replication-api"))),
+    path("system/", include((system.api_urlpatterns, "system-api"))),
     path("", include(api_urls.urlpatterns)),
 ]
 
@@ -59,6 +61,7 @@ urlpatterns = [
     path("alerts/", include("monitoring.alerting.urls")),
     path("advisor/", include("advisor.urls")),
     path("replication/", include("replication.urls")),
+    path("system/", include("system.urls")),
     # The docs page is HTML: an anonymous visitor is sent to the login page like any other page.
     path(
         "api/docs/",

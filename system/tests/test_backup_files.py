@@ -89,3 +89,14 @@ def test_a_member_no_archive_holds_is_refused(data_dir: Path, name: str) -> None
 def test_an_archive_without_a_database_is_refused(data_dir: Path) -> None:
     with pytest.raises(UnknownMember, match="no database"):
         files.stage({"secret_key": b"x"}, data_dir)
+
+
+def test_a_stage_waits_for_its_confirmation(data_dir: Path) -> None:
+    database = data_dir / "nasui.sqlite3"
+    files.stage({DATABASE: database.read_bytes(), "secret_key": b"new"}, data_dir, ready=False)
+    assert not files.staged(data_dir)
+    assert files.confirm(data_dir)
+    assert files.staged(data_dir)
+    files.discard(data_dir)
+    assert not files.staged(data_dir)
+    assert not files.confirm(data_dir)  # nothing left to confirm

@@ -30,6 +30,7 @@ import os
 import tarfile
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
@@ -162,7 +163,7 @@ def open_archive(blob: bytes, passphrase: str) -> Contents:
     return Contents(_about(header), _untar(plain))
 
 
-def _split(blob: bytes) -> tuple[dict[str, object], bytes, bytes]:
+def _split(blob: bytes) -> tuple[dict[str, Any], bytes, bytes]:
     """(header, the bytes it seals with, the sealed part), checking the framing."""
     start = _framing(blob)
     size = int.from_bytes(blob[start - 4 : start], "big")

@@ -78,8 +78,10 @@ def check_members(members: Iterable[str]) -> None:
             raise UnknownMember(f"The archive holds {name!r}, which no config archive holds.")
 
 
-def stage(members: Mapping[str, bytes], data_dir: Path) -> Path:
-    """Write the members into the staging folder (replacing an earlier stage); its path."""
+def stage(members: Mapping[str, bytes], data_dir: Path, *, ready: bool = True) -> Path:
+    """Write the members into the staging folder (replacing an earlier stage); its path. Not
+    `ready`, the stage waits for `confirm` (a user looking at what it holds) before a start
+    may apply it."""
     check_members(members)
     staged = data_dir / STAGED
     shutil.rmtree(staged, ignore_errors=True)
@@ -89,8 +91,23 @@ def stage(members: Mapping[str, bytes], data_dir: Path) -> Path:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         path.write_bytes(data)
         path.chmod(0o600)
-    (staged / READY).write_text(time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()) + "\n")
+    if ready:
+        confirm(data_dir)
     return staged
+
+
+def confirm(data_dir: Path) -> bool:
+    """Mark a written stage ready for the next start; False when there is none."""
+    folder = data_dir / STAGED
+    if not folder.is_dir():
+        return False
+    (folder / READY).write_text(time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()) + "\n")
+    return True
+
+
+def discard(data_dir: Path) -> None:
+    """Forget a stage, ready or not."""
+    shutil.rmtree(data_dir / STAGED, ignore_errors=True)
 
 
 def staged(data_dir: Path) -> bool:

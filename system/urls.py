@@ -1,0 +1,18 @@
+"""The system app's URLs: every sub-domain's pages (at /system/) and API (at /api/system/)."""
+
+from __future__ import annotations
+
+from django.urls import path
+from django.views.generic import RedirectView
+
+from nasui.api.routes import api_patterns_of
+from system.backups import urls as backups
+
+SUBDOMAINS = (backups,)
+
+app_name = "system"
+urlpatterns = [
+    path("", RedirectView.as_view(pattern_name="system:backup"), name="index"),
+    *(pattern for urls in SUBDOMAINS for pattern in urls.urlpatterns),
+]
+api_urlpatterns = api_patterns_of(*SUBDOMAINS)
