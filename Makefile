@@ -57,7 +57,11 @@ deps: sysdeps $(VENV)/.run-installed vendor
 
 dev-deps: test-sysdeps $(VENV)/.dev-installed vendor
 
+# A config restore confirmed in the panel is put in place first (before anything opens the
+# database); the data folder and database are the panel's defaults unless NASUI_* say otherwise.
 migrate: deps
+	$(BIN)/python -m system.backups.engine.files apply "$${NASUI_DATA_DIR:-$(CURDIR)/var}" \
+		"$$(echo "$${NASUI_DATABASE_URL:-sqlite:///$${NASUI_DATA_DIR:-$(CURDIR)/var}/nasui.sqlite3}" | sed 's|^sqlite://||')"
 	$(BIN)/python manage.py migrate --noinput -v 0
 	$(BIN)/python manage.py ensure_admin
 	$(BIN)/python manage.py collectstatic --noinput -v 0

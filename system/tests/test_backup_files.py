@@ -100,3 +100,18 @@ def test_a_stage_waits_for_its_confirmation(data_dir: Path) -> None:
     files.discard(data_dir)
     assert not files.staged(data_dir)
     assert not files.confirm(data_dir)  # nothing left to confirm
+
+
+def test_the_start_applies_a_ready_stage_from_the_command_line(data_dir: Path) -> None:
+    import subprocess
+    import sys
+
+    database = data_dir / "nasui.sqlite3"
+    files.stage({DATABASE: database.read_bytes(), "secret_key": b"restored\n"}, data_dir)
+    argv = [sys.executable, "-m", "system.backups.engine.files", "apply", str(data_dir),
+            str(database)]  # fmt: skip
+    done = subprocess.run(argv, capture_output=True, text=True, check=True)
+    assert "a restored configuration is in place" in done.stdout
+    assert (data_dir / "secret_key").read_text() == "restored\n"
+    again = subprocess.run(argv, capture_output=True, text=True, check=True)
+    assert again.stdout == ""  # nothing staged any more

@@ -152,3 +152,21 @@ def _move(source: Path, destination: Path) -> None:
     with contextlib.suppress(FileNotFoundError):
         destination.unlink()
     shutil.move(source, destination)
+
+
+def main(argv: Sequence[str]) -> int:
+    """`python -m system.backups.engine.files apply DATA_DIR DATABASE`: at a start, before
+    anything opens the database or reads a kept file (nasui-setup, make run)."""
+    if len(argv) != 3 or argv[0] != "apply":
+        print("usage: python -m system.backups.engine.files apply DATA_DIR DATABASE")
+        return 2
+    aside = apply(Path(argv[1]), Path(argv[2]))
+    if aside is not None:
+        print(f"nasui: a restored configuration is in place; the one it replaced is in {aside}")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv[1:]))
