@@ -77,6 +77,7 @@ def build_beat_schedule(
         "smart-test-check": beat_entry("storage.smart_test_check", snapshot_check_seconds),
         # replication tasks follow their schedule or their snapshot task's runs (polled)
         "replication-due": beat_entry("replication.due", snapshot_check_seconds),
+        "backup-due": beat_entry("system.backup_due", snapshot_check_seconds),
         # alerts are raised and cleared, and their mails sent, at most this late
         "alerts-evaluate": beat_entry("monitoring.alerts_evaluate", alert_check_seconds),
     }

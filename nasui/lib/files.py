@@ -18,13 +18,15 @@ def write_if_changed(path: Path | str, text: str, *, mode: int = 0o600) -> bool:
     return True
 
 
-def write_atomic(path: Path | str, text: str, *, mode: int = 0o600) -> None:
-    """Write `text` through a temporary file, fsync, rename and an fsync of the directory."""
+def write_atomic(path: Path | str, content: str | bytes, *, mode: int = 0o600) -> None:
+    """Write `content` (text as UTF-8) through a temporary file, fsync, rename and an fsync of
+    the directory."""
     target = Path(path)
+    data = content.encode() if isinstance(content, str) else content
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())

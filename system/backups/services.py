@@ -38,10 +38,19 @@ class Download:
 
 def backup_make(*, passphrase: str) -> Download:
     """This box's config archive, sealed with the passphrase (which is not kept)."""
+    return archive_for(recipient_of(passphrase))
+
+
+def recipient_of(passphrase: str, salt: bytes | None = None) -> archive.Recipient:
+    """What a passphrase gives that may be kept, or a ValidationError on `passphrase`."""
     try:
-        to = archive.recipient(passphrase)
+        return archive.recipient(passphrase, salt)
     except ArchiveError as exc:
         raise fail("passphrase", str(exc)) from exc
+
+
+def archive_for(to: archive.Recipient) -> Download:
+    """The archive of this box now, sealed for `to`."""
     now = datetime.now(UTC)
     about = archive.About(settings.NASUI_VERSION, socket.gethostname(), now.isoformat())
     emptied = [apps.get_model(app, model)._meta.db_table for app, model in HISTORY]

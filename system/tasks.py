@@ -1,0 +1,5 @@
+"""The system app's Celery tasks: the sub-domains' own, imported so that the worker has them."""
+
+from __future__ import annotations
+
+from system.backup_schedules import tasks as backup_schedules  # noqa: F401
