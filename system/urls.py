@@ -6,9 +6,10 @@ from django.urls import path
 from django.views.generic import RedirectView
 
 from nasui.api.routes import api_patterns_of
+from system.backup_schedules import urls as backup_schedules
 from system.backups import urls as backups
 
-SUBDOMAINS = (backups,)
+SUBDOMAINS = (backups, backup_schedules)
 
 app_name = "system"
 urlpatterns = [

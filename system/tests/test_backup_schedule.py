@@ -93,3 +93,41 @@ def test_refusals_name_the_field_and_change_nothing(backups_dataset) -> None:
     refused_on("colour", colour="blue")
     row = BackupSchedule.objects.get()
     assert (row.enabled, row.dataset, row.public_key) == (False, "", "")
+
+
+# -- the page and the API ------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_page_saves_the_schedule_and_says_errors_on_fields(backups_dataset, admin_client):
+    page = admin_client.get("/system/backup/schedule/")
+    assert page.status_code == 200
+    assert b"No passphrase set yet" in page.content
+    body = {"enabled": "on", "dataset": "tank/backups", "keep": "3", "passphrase": "",
+            **EVERY_MINUTE}  # fmt: skip
+    refused = admin_client.post("/system/backup/schedule/", body)
+    assert refused.status_code == 400
+    assert b'data-field-error="passphrase"' in refused.content
+    saved = admin_client.post("/system/backup/schedule/", {**body, "passphrase": PASSPHRASE},
+                              follow=True)  # fmt: skip
+    assert b"Scheduled backups are on." in saved.content
+    assert b"A passphrase is set." in saved.content
+    assert selectors.schedule_get().keep == 3
+
+
+@pytest.mark.django_db
+def test_the_api_reads_and_changes_the_schedule(backups_dataset, admin_client) -> None:
+    url = "/api/system/backup/schedule/"
+    assert admin_client.get(url).json()["enabled"] is False
+    bad = admin_client.put(url, {"enabled": True, "dataset": "tank/backups"},
+                           content_type="application/json")  # fmt: skip
+    assert bad.status_code == 400
+    assert "passphrase" in bad.json()["fields"]
+    done = admin_client.put(url, {"enabled": True, "dataset": "tank/backups",
+                                  "passphrase": PASSPHRASE, **EVERY_MINUTE},
+                            content_type="application/json")  # fmt: skip
+    assert done.status_code == 200, done.content
+    body = done.json()
+    assert body["sealed"] is True
+    assert body["next_runs"]
+    assert "passphrase" not in body
