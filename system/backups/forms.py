@@ -34,6 +34,11 @@ class BackupForm(StyledForm):
 class RestoreForm(StyledForm):
     """A config archive and the passphrase it was made with."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Ids of its own: the backup form beside it has a passphrase field too."""
+        kwargs.setdefault("auto_id", "restore-%s")
+        super().__init__(*args, **kwargs)
+
     archive = forms.FileField(
         label="Config archive", help_text="A .nasui file made by Download backup."
     )
