@@ -110,7 +110,10 @@ def database_path() -> Path:
     """The SQLite file of this panel (the archive's database member)."""
     database = settings.DATABASES["default"]
     if database["ENGINE"] != "django.db.backends.sqlite3":
-        raise fail("passphrase", "Config backups need the panel's own SQLite database.")
+        raise refusal(
+            "Config backups need the panel's own SQLite database (NASUI_DATABASE_URL "
+            "names another one)."
+        )
     return Path(database["NAME"])
 
 
