@@ -39,6 +39,8 @@ TREE = {
     "monitoring/metrics/engine/cpu.py": "",
     "advisor/estimates/engine/run.py": "",
     "replication/connections/engine/ssh.py": "",
+    "system/backups/engine/archive.py": "",
+    "system/backups/services.py": "from system.backups.engine import archive\n",
 }
 
 
@@ -127,6 +129,9 @@ def test_the_tree_keeps_every_contract(house):
         ("storage/pools/services.py", "import replication.connections.engine.ssh", "Storage knows"),
         # an engine stays plain Python
         ("replication/connections/engine/ssh.py", "import django.db", "Engines are plain"),
+        ("system/backups/engine/archive.py", "import django.conf", "Engines are plain"),
+        # the system app sits above the others: nothing below it reaches up
+        ("storage/pools/services.py", "import system.backups.services", "Nothing below"),
     ],
 )
 def test_a_forbidden_import_breaks_its_contract(house, module, line, contract):
