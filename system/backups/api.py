@@ -7,6 +7,7 @@ inspect/ says what an uploaded archive holds; restore/ stages it for the panel's
 from __future__ import annotations
 
 from dataclasses import asdict
+from typing import Any
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -52,9 +53,7 @@ class InspectView(APIView):
     )
     def post(self, request: Request) -> Response:
         """Open the archive with the passphrase and summarize it."""
-        data = validated(serializers.ArchiveSerializer, request.data)
-        summary = services.backup_inspect(data=services.archive_bytes(data["archive"]),
-                                          passphrase=data["passphrase"])  # fmt: skip
+        summary = services.backup_inspect(**_uploaded(request))
         return Response(serializers.SummarySerializer(asdict(summary)).data)
 
 
@@ -69,8 +68,12 @@ class RestoreView(APIView):
     )
     def post(self, request: Request) -> Response:
         """Check, then stage; restart the panel (reboot the appliance) to apply it."""
-        data = validated(serializers.ArchiveSerializer, request.data)
-        summary = services.restore_stage(data=services.archive_bytes(data["archive"]),
-                                         passphrase=data["passphrase"])  # fmt: skip
+        summary = services.restore_stage(**_uploaded(request))
         body = serializers.RestoreResultSerializer({**asdict(summary), "staged": True}).data
         return Response(body, status=status.HTTP_202_ACCEPTED)
+
+
+def _uploaded(request: Request) -> dict[str, Any]:
+    """The uploaded archive's bytes and the passphrase, as the services take them."""
+    data = validated(serializers.ArchiveSerializer, request.data)
+    return {"data": services.archive_bytes(data["archive"]), "passphrase": data["passphrase"]}
