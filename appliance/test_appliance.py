@@ -18,7 +18,7 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from appliance.testlib import replication
+from appliance.testlib import config_backup, replication
 from appliance.testlib.config import (
     ARTIFACTS,
     BOOT_TIMEOUT,
@@ -455,6 +455,40 @@ def test_upgrade_keeps_the_data_partition(vm: VM, state: ResultDict, other: VM) 
     assert_ssh_reaches_the_pool(vm, state)
     # The replication task and its connection (its key, its pinned host keys) work on.
     replication.sent_since(vm, state, powered_off, timeout=240)
+
+
+def test_a_config_backup_rebuilds_the_box_on_a_blank_stick(
+    vm: VM, state: ResultDict, other: VM
+) -> None:
+    """The stick dies: its config backup, downloaded before, restores the box on a blank one
+    with the same data disks. A wrong passphrase and a cut-short archive are refused first and
+    change nothing; after the restart the admin's own token works, the initiator logs in with
+    the same CHAP secret, the SMB user reads her file, and the snapshot task runs."""
+    archive = config_backup.download(vm, state)
+    vm.shutdown()
+    vm.new_stick()
+    with other.paused():
+        vm.start()
+    blank: ResultDict = {"password": vm.wait_console(r"admin password: (\S+)", 60).group(1)}
+    first_login(vm, blank)
+    status, body = config_backup.upload(vm, blank, archive, config_backup.WRONG)
+    assert status == 400, body
+    assert "Wrong passphrase" in body["fields"]["passphrase"][0], body
+    status, body = config_backup.upload(vm, blank, archive[: len(archive) // 2])
+    assert status == 400, body
+    assert "cut short" in body["fields"]["archive"][0], body
+    status, body = config_backup.upload(vm, blank, archive)
+    assert status == 202, body
+    assert body["pools"] == ["tank"], body
+    restarted = datetime.now(UTC)
+    vm.shutdown()
+    with other.paused():
+        vm.start()  # the restore is applied before the panel starts
+    status, pool = api(vm, state).api("GET", "/api/storage/pools/tank/")  # the old token
+    assert status == 200, pool
+    assert_reads_back(vm, state)  # the same target, LUN and CHAP secret
+    assert_smb_reads_back(vm, state)
+    assert made_since(vm, state, restarted, timeout=180), task_snapshots(vm, state)
 
 
 def test_upgrade_refuses_what_is_not_a_nasui_stick(tmp_path: Path) -> None:

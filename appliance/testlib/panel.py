@@ -8,6 +8,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 from typing import Any
 
 import pytest
@@ -65,6 +66,36 @@ class Client:
         except json.JSONDecodeError:
             return status, body
 
+    def upload(
+        self, path: str, fields: dict[str, str], files: dict[str, tuple[str, bytes]]
+    ) -> tuple[int, Any]:
+        """A multipart/form-data POST (fields and files) with the token; the JSON answer."""
+        boundary = f"nasui-{uuid.uuid4().hex}"
+        parts = [
+            _part(boundary, f'name="{name}"', value.encode()) for name, value in fields.items()
+        ]
+        parts += [_part(boundary, f'name="{name}"; filename="{filename}"', data)
+                  for name, (filename, data) in files.items()]  # fmt: skip
+        body = b"".join(parts) + f"--{boundary}--\r\n".encode()
+        headers = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+        status, text = self.request("POST", path, body, headers)
+        try:
+            return status, json.loads(text) if text else None
+        except json.JSONDecodeError:
+            return status, text
+
+    def download(self, path: str, payload: ResultDict) -> tuple[int, bytes]:
+        """A JSON POST whose answer is a file: its status and bytes."""
+        all_headers = {"Referer": self.base + path, "Content-Type": "application/json",
+                       "Authorization": f"Token {self.token}"}  # fmt: skip
+        url = self.base + path  # always https://127.0.0.1:PORT
+        req = urllib.request.Request(url, json.dumps(payload).encode(), all_headers)  # noqa: S310
+        try:
+            with self.opener.open(req, timeout=300) as resp:
+                return int(resp.status), bytes(resp.read())
+        except urllib.error.HTTPError as exc:
+            return int(exc.code), bytes(exc.read())
+
     def wait_job(self, job: ResultDict, timeout: float = 300) -> ResultDict:
         """Poll /api/jobs/<id>/ until the job ends (bounded)."""
         limit = time.monotonic() + timeout
@@ -75,6 +106,11 @@ class Client:
                 return dict(body)
             time.sleep(2)
         pytest.fail(f"job {job['id']} did not finish in {timeout:.0f}s")
+
+
+def _part(boundary: str, disposition: str, data: bytes) -> bytes:
+    head = f"--{boundary}\r\nContent-Disposition: form-data; {disposition}\r\n\r\n"
+    return head.encode() + data + b"\r\n"
 
 
 def login(vm: VM, state: ResultDict) -> Client:

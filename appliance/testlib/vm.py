@@ -52,14 +52,21 @@ class VM:
         self.boot_line = ""  # this boot's NASUI_BOOT line, once print_boot_timeline found it
         # A sparse raw copy (not an overlay): appliance/upgrade.sh works on it like on a stick.
         self.system_disk = workdir / "nasui.img"
-        subprocess.run(["cp", "--sparse=always", str(image), str(self.system_disk)], check=True)
-        if stick_bytes:  # as if the image were written onto a bigger stick
-            os.truncate(self.system_disk, stick_bytes)
+        self.image, self.stick_bytes = image, stick_bytes
+        self.new_stick()
         for i in range(DISKS):
             with open(workdir / f"disk{i}.img", "wb") as disk:
                 disk.truncate(2 << 30)
         if firmware == "uefi":
             shutil.copy("/usr/share/OVMF/OVMF_VARS_4M.fd", workdir / "vars.fd")
+
+    def new_stick(self) -> None:
+        """The image written onto a blank stick (the VM powered off): a dead stick replaced;
+        the data disks stay as they are."""
+        subprocess.run(["cp", "--sparse=always", str(self.image), str(self.system_disk)],
+                       check=True)  # fmt: skip
+        if self.stick_bytes:  # as if the image were written onto a bigger stick
+            os.truncate(self.system_disk, self.stick_bytes)
 
     def argv(self) -> list[str]:
         """The qemu command line (TCG: the host's KVM does not work here)."""
