@@ -463,7 +463,8 @@ def test_a_config_backup_rebuilds_the_box_on_a_blank_stick(
     """The stick dies: its config backup, downloaded before, restores the box on a blank one
     with the same data disks. A wrong passphrase and a cut-short archive are refused first and
     change nothing; after the restart the admin's own token works, the initiator logs in with
-    the same CHAP secret, the SMB user reads her file, and the snapshot task runs."""
+    the same CHAP secret, the SMB user reads her file, the snapshot task runs, the SSH host key
+    is the one pinned, and the replication task reaches the backup box with its own key."""
     archive = config_backup.download(vm, state)
     vm.shutdown()
     vm.new_stick()
@@ -489,6 +490,8 @@ def test_a_config_backup_rebuilds_the_box_on_a_blank_stick(
     assert_reads_back(vm, state)  # the same target, LUN and CHAP secret
     assert_smb_reads_back(vm, state)
     assert made_since(vm, state, restarted, timeout=180), task_snapshots(vm, state)
+    assert_ssh_reaches_the_pool(vm, state)  # the box's own SSH host key came back
+    replication.sent_since(vm, state, restarted, timeout=240)  # and the connection's key
 
 
 def test_upgrade_refuses_what_is_not_a_nasui_stick(tmp_path: Path) -> None:
