@@ -44,7 +44,7 @@ from appliance.testlib.first import first_login, make_pool
 from appliance.testlib.image import ext4_bytes, gpt_partition, run_script
 from appliance.testlib.iscsi import assert_reads_back, iscsi, iscsi_url, qemu_io
 from appliance.testlib.nfs import assert_nfs_reads_back
-from appliance.testlib.panel import api
+from appliance.testlib.panel import api, rows
 from appliance.testlib.poll import poll
 from appliance.testlib.smb import assert_owned_by, assert_smb_reads_back, fetch, smb_client
 from appliance.testlib.snapshots import DATASET, EVERY_MINUTE, made_since, task_snapshots
@@ -231,8 +231,8 @@ def test_smb_share_write_and_read(vm: VM, state: ResultDict) -> None:
     assert share["dataset"] == "tank/family", share
     status, users = client.api("GET", "/api/sharing/users/")
     assert status == 200, users
-    rows = users["results"] if isinstance(users, dict) else users
-    user = next(row for row in rows if row["username"] == SMB_USER)
+    found = rows(users)
+    user = next(row for row in found if row["username"] == SMB_USER)
     assert share["users"] == [user["id"]], (share, user)
     state["smb_uid"] = int(user["uid"])
     data = os.urandom(1 << 20)
@@ -270,8 +270,8 @@ def test_nfs_export_reads_the_smb_file(vm: VM, state: ResultDict) -> None:
     client = api(vm, state)
     status, users = client.api("GET", "/api/sharing/users/")
     assert status == 200, users
-    rows = users["results"] if isinstance(users, dict) else users
-    user = next(row for row in rows if row["username"] == SMB_USER)
+    found = rows(users)
+    user = next(row for row in found if row["username"] == SMB_USER)
     status, group = client.api("GET", f"/api/sharing/groups/{user['group']}/")
     assert status == 200, group
     state["smb_gid"] = int(group["gid"])

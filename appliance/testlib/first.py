@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from appliance.testlib.config import DISKS, OWN_PASSWORD, ResultDict
-from appliance.testlib.panel import api, login
+from appliance.testlib.panel import api, login, rows
 from appliance.testlib.vm import VM
 
 
@@ -36,9 +36,9 @@ def make_pool(vm: VM, state: ResultDict, name: str) -> None:
     client = api(vm, state)
     status, disks = client.api("GET", "/api/storage/disks/")
     assert status == 200, disks
-    rows = disks["results"] if isinstance(disks, dict) else disks
-    blank = [d["name"] for d in rows if str(d.get("serial", "")).startswith("NASUIDISK")]
-    assert len(blank) == DISKS, rows
+    found = rows(disks)
+    blank = [d["name"] for d in found if str(d.get("serial", "")).startswith("NASUIDISK")]
+    assert len(blank) == DISKS, found
     payload = {"name": name, "layout": "raidz1", "disks": blank}
     status, job = client.api("POST", "/api/storage/pools/", payload)
     assert status in (200, 201, 202), job

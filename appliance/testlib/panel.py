@@ -129,3 +129,8 @@ def api(vm: VM, state: ResultDict) -> Client:
     client = Client(vm.url)
     client.token = state["token"]
     return client
+
+
+def rows(body: Any) -> list[Any]:
+    """The rows of a list answer, paginated ({"results": [...]}) or not."""
+    return list(body["results"] if isinstance(body, dict) else body)

@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import quote
 
 from appliance.testlib.config import SMB_PASSWORD, SMB_SHARE, SMB_USER, ResultDict
-from appliance.testlib.panel import Client, api
+from appliance.testlib.panel import Client, api, rows
 from appliance.testlib.poll import poll
 from appliance.testlib.smb import smb_client
 from appliance.testlib.snapshots import EVERY_MINUTE
@@ -47,8 +47,8 @@ def write_photos(vm: VM, state: ResultDict) -> bytes:
     assert status == 201, made
     status, users = client.api("GET", "/api/sharing/users/")
     assert status == 200, users
-    rows = users["results"] if isinstance(users, dict) else users
-    user = next(row for row in rows if row["username"] == SMB_USER)
+    found = rows(users)
+    user = next(row for row in found if row["username"] == SMB_USER)
     owner = {"dataset": PHOTOS, "owner": user["id"], "group": user["group"], "mode": "770"}
     status, body = client.api("PUT", "/api/sharing/permissions/", owner)
     assert status == 200, body
@@ -91,7 +91,7 @@ def runs(vm: VM, state: ResultDict) -> list[dict[str, Any]]:
     """The replication task's runs, newest first."""
     status, body = api(vm, state).api("GET", f"/api/replication/tasks/{state['replication']}/runs/")
     assert status == 200, body
-    return list(body["results"] if isinstance(body, dict) else body)
+    return rows(body)
 
 
 def sent_since(vm: VM, state: ResultDict, since: datetime, timeout: float) -> dict[str, Any]:
@@ -111,8 +111,8 @@ def copies(other: VM, other_state: ResultDict) -> list[str]:
     """The snapshots of the copy on the backup box, as its API lists them."""
     status, body = api(other, other_state).api("GET", f"/api/storage/snapshots/?dataset={COPY}")
     assert status == 200, body
-    rows = body["results"] if isinstance(body, dict) else body
-    return [row["name"] for row in rows]
+    found = rows(body)
+    return [row["name"] for row in found]
 
 
 def pause_snapshots(vm: VM, state: ResultDict, *, paused: bool) -> None:

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from appliance.testlib.config import ResultDict
-from appliance.testlib.panel import api
+from appliance.testlib.panel import api, rows
 from appliance.testlib.poll import poll
 from appliance.testlib.vm import VM
 
@@ -18,15 +18,15 @@ def task_snapshots(vm: VM, state: ResultDict) -> list[dict[str, Any]]:
     """The snapshots of DATASET the test's task made, as the API lists them."""
     status, body = api(vm, state).api("GET", f"/api/storage/snapshots/?dataset={DATASET}")
     assert status == 200, body
-    rows = body["results"] if isinstance(body, dict) else body
-    return [row for row in rows if row.get("task") == state["snapshot_task"]]
+    found = rows(body)
+    return [row for row in found if row.get("task") == state["snapshot_task"]]
 
 
 def made_since(vm: VM, state: ResultDict, since: datetime, timeout: float) -> list[dict[str, Any]]:
     """Wait until the task has made a snapshot after `since` (aware); those snapshots."""
 
     def newer() -> list[dict[str, Any]]:
-        rows = task_snapshots(vm, state)
-        return [row for row in rows if datetime.fromisoformat(row["created"]) > since]
+        taken = task_snapshots(vm, state)
+        return [row for row in taken if datetime.fromisoformat(row["created"]) > since]
 
     return poll(newer, bool, timeout, step=5)
