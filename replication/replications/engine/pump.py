@@ -78,12 +78,7 @@ def _pumped(send: Sequence[str], receive: Sequence[str], limits: Limits, tell: R
     """Both ends joined through this process, which holds the stream to the limit."""
     sender = subprocess.Popen(send, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     receiver = subprocess.Popen(receive, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        moved = _copy(sender, receiver, limits, tell)
-    except BaseException:
-        _stop(sender, receiver)
-        raise
-    return _finish(sender, receiver, moved)
+    return _ended(sender, receiver, lambda: _copy(sender, receiver, limits, tell))
 
 
 def _joined(
@@ -99,8 +94,16 @@ def _joined(
         _stop(sender)
         raise
     sender.stdout.close()  # only the two ends hold the pipe: each sees the other go
+    watched = sender if counted == "sender" else receiver
+    return _ended(sender, receiver, lambda: _watch(watched, counted, limits, tell))
+
+
+def _ended(
+    sender: subprocess.Popen[bytes], receiver: subprocess.Popen[bytes], move: Callable[[], int]
+) -> int:
+    """The bytes `move` counted once both ends have exited; both stopped if it fails."""
     try:
-        moved = _watch(sender if counted == "sender" else receiver, counted, limits, tell)
+        moved = move()
     except BaseException:
         _stop(sender, receiver)
         raise
