@@ -44,7 +44,7 @@ from appliance.testlib.first import first_login, make_pool
 from appliance.testlib.image import ext4_bytes, gpt_partition, run_script
 from appliance.testlib.iscsi import assert_reads_back, iscsi, iscsi_url, qemu_io
 from appliance.testlib.nfs import assert_nfs_reads_back
-from appliance.testlib.panel import api, rows
+from appliance.testlib.panel import api, login, rows
 from appliance.testlib.poll import poll
 from appliance.testlib.smb import assert_owned_by, assert_smb_reads_back, fetch, smb_client
 from appliance.testlib.snapshots import DATASET, EVERY_MINUTE, made_since, task_snapshots
@@ -461,26 +461,21 @@ def test_a_config_backup_rebuilds_the_box_on_a_blank_stick(
     vm: VM, state: ResultDict, other: VM
 ) -> None:
     """The stick dies: its config backup, downloaded before, restores the box on a blank one
-    with the same data disks. A wrong passphrase and a cut-short archive are refused first and
-    change nothing; after the restart the admin's own token works, the initiator logs in with
-    the same CHAP secret, the SMB user reads her file, the snapshot task runs, the SSH host key
-    is the one pinned, and the replication task reaches the backup box with its own key."""
+    with the same data disks, from the first login (no password chosen first). A wrong passphrase
+    and a cut-short archive are refused first and change nothing; after the restart the admin's
+    own token works, the initiator logs in with the same CHAP secret, the SMB user reads her
+    file, the snapshot task runs, the SSH host key is the one pinned, and the replication task
+    reaches the backup box with its own key."""
     archive = config_backup.download(vm, state)
     vm.shutdown()
     vm.new_stick()
     with other.paused():
         vm.start()
-    blank: ResultDict = {"password": vm.wait_console(r"admin password: (\S+)", 60).group(1)}
-    first_login(vm, blank)
-    status, body = config_backup.upload(vm, blank, archive, config_backup.WRONG)
-    assert status == 400, body
-    assert "Wrong passphrase" in body["fields"]["passphrase"][0], body
-    status, body = config_backup.upload(vm, blank, archive[: len(archive) // 2])
-    assert status == 400, body
-    assert "cut short" in body["fields"]["archive"][0], body
-    status, body = config_backup.upload(vm, blank, archive)
-    assert status == 202, body
-    assert body["pools"] == ["tank"], body
+    blank = login(vm, {"password": vm.wait_console(r"admin password: (\S+)", 60).group(1)})
+    config_backup.assert_refused(blank, archive, "Wrong passphrase", config_backup.WRONG)
+    config_backup.assert_refused(blank, archive[: len(archive) // 2], "cut short")
+    config_backup.assert_shown(blank, archive, "tank")
+    config_backup.confirm(blank)
     restarted = datetime.now(UTC)
     vm.shutdown()
     with other.paused():

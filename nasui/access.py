@@ -24,7 +24,11 @@ CHOOSE_YOURS_FIRST = (
     " NAS made for you (shown on its screen) opens nothing else until then."
 )
 # What an administrator whose password is due may still open: the change itself and the way out.
-OPEN_WHILE_PASSWORD_DUE = frozenset({"password_change", "logout"})
+# A box being rebuilt on a blank stick: its owner restores the config backup (which brings
+# back their own password) without first choosing one to throw away.
+RESTORE_VIEWS = ("system:restore", "system:restore-prepare", "system:restore-confirm",
+                 "system:restore-cancel")  # fmt: skip
+OPEN_WHILE_PASSWORD_DUE = frozenset({"password_change", "logout", *RESTORE_VIEWS})
 
 
 def is_administrator(user: Any) -> bool:
@@ -72,8 +76,8 @@ class PasswordChangeDueMiddleware(LoginPageMiddleware):
 
     def refuse(self, request: HttpRequest) -> HttpResponse | None:
         """A redirect to the password page, keeping where the user was going."""
-        url_name = request.resolver_match.url_name if request.resolver_match else None
-        if url_name in OPEN_WHILE_PASSWORD_DUE or not selectors.password_change_due(request.user):
+        view_name = request.resolver_match.view_name if request.resolver_match else None
+        if view_name in OPEN_WHILE_PASSWORD_DUE or not selectors.password_change_due(request.user):
             return None
         going = {"next": request.get_full_path()} if request.method == "GET" else {}
         target = reverse("password_change") + ("?" + urlencode(going) if going else "")

@@ -42,7 +42,9 @@ class Client:
         url = self.base + path  # always https://127.0.0.1:PORT
         req = urllib.request.Request(url, data=data, method=method, headers=all_headers)  # noqa: S310
         try:
-            with self.opener.open(req, timeout=120) as resp:
+            # A login or a password change hashes the password (PBKDF2, a million rounds): under
+            # the emulator, beside the other box's boot, that has taken over 2 min.
+            with self.opener.open(req, timeout=300) as resp:
                 return int(resp.status), resp.read().decode()
         except urllib.error.HTTPError as exc:
             return int(exc.code), exc.read().decode(errors="replace")
@@ -69,15 +71,18 @@ class Client:
     def upload(
         self, path: str, fields: dict[str, str], files: dict[str, tuple[str, bytes]]
     ) -> tuple[int, Any]:
-        """A multipart/form-data POST (fields and files) with the token; the JSON answer."""
+        """A multipart/form-data POST (fields and files) with the token, or as a browser's form
+        (its CSRF token) without one; the JSON answer, or the page."""
         boundary = f"nasui-{uuid.uuid4().hex}"
+        session = {} if self.token else {"csrfmiddlewaretoken": self.csrf()}
+        fields = {**session, **fields}
         parts = [
             _part(boundary, f'name="{name}"', value.encode()) for name, value in fields.items()
         ]
         parts += [_part(boundary, f'name="{name}"; filename="{filename}"', data)
                   for name, (filename, data) in files.items()]  # fmt: skip
         body = b"".join(parts) + f"--{boundary}--\r\n".encode()
-        headers = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+        headers = {"Content-Type": f"multipart/form-data; boundary={boundary}", "Origin": self.base}
         status, text = self.request("POST", path, body, headers)
         try:
             return status, json.loads(text) if text else None

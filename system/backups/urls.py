@@ -1,4 +1,5 @@
-"""Config backup URLs: the page (at /system/backup/) and the API (at /api/system/)."""
+"""Config backup URLs: the pages (at /system/backup/ and /system/restore/) and the API (at
+/api/system/)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ from system.backups import api, views
 urlpatterns = [
     path("backup/", views.backup_page, name="backup"),
     path("backup/download/", views.backup_download, name="backup-download"),
-    path("backup/restore/", views.restore_prepare, name="restore-prepare"),
-    path("backup/restore/confirm/", views.restore_confirm, name="restore-confirm"),
-    path("backup/restore/cancel/", views.restore_cancel, name="restore-cancel"),
+    # The restore's pages are open on the first login too (nasui.access): a box being rebuilt
+    # gets its owner's password back from the archive.
+    path("restore/", views.restore_page, name="restore"),
+    path("restore/check/", views.restore_prepare, name="restore-prepare"),
+    path("restore/confirm/", views.restore_confirm, name="restore-confirm"),
+    path("restore/cancel/", views.restore_cancel, name="restore-cancel"),
 ]
 api_routes: list[Route] = []
 api_urlpatterns = [

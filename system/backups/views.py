@@ -1,4 +1,5 @@
-"""The backup page: download this box's config archive; upload one, see what it holds, confirm.
+"""The backup page: download this box's config archive; the restore page: upload one, see what
+it holds, confirm.
 
 The download answers the archive itself. A restore is two steps: the archive and its
 passphrase are checked and what they hold is shown (written beside the data, not applied);
@@ -18,11 +19,17 @@ from system.backups import services
 from system.backups.forms import BackupForm, RestoreForm
 
 PAGE = "system/backup.html"
+RESTORE_PAGE = "system/restore.html"
 
 
 def backup_page(request: HttpRequest) -> HttpResponse:
-    """Both forms, and whether a restore waits for the next start."""
-    return _page(request, BackupForm(), RestoreForm())
+    """The download form, and whether a restore waits for the next start."""
+    return _page(request, BackupForm())
+
+
+def restore_page(request: HttpRequest) -> HttpResponse:
+    """The upload form, and whether a restore waits for the next start."""
+    return _restore_page(request, RestoreForm())
 
 
 @require_POST
@@ -38,7 +45,7 @@ def backup_download(request: HttpRequest) -> HttpResponse:
             response = HttpResponse(made.data, content_type="application/octet-stream")
             response["Content-Disposition"] = f'attachment; filename="{made.name}"'
             return response
-    return _page(request, form, RestoreForm(), status=400)
+    return _page(request, form, status=400)
 
 
 @require_POST
@@ -55,7 +62,7 @@ def restore_prepare(request: HttpRequest) -> HttpResponse:
             add_service_errors(form, exc)
         else:
             return render(request, "system/restore_confirm.html", {"summary": summary})
-    return _page(request, BackupForm(), form, status=400)
+    return _restore_page(request, form, status=400)
 
 
 @require_POST
@@ -67,8 +74,9 @@ def restore_confirm(request: HttpRequest) -> HttpResponse:
         messages.error(request, " ".join(exc.messages))
     else:
         messages.success(request, "The restore is ready: it is applied when the panel starts "
-                         "again (reboot the appliance).")  # fmt: skip
-    return redirect("system:backup")
+                         "again (reboot the appliance). Then log in with the admin password "
+                         "the backup holds.")  # fmt: skip
+    return redirect("system:restore")
 
 
 @require_POST
@@ -76,11 +84,14 @@ def restore_cancel(request: HttpRequest) -> HttpResponse:
     """Forget the prepared or confirmed restore."""
     services.restore_cancel()
     messages.success(request, "The restore was cancelled: nothing changed.")
-    return redirect("system:backup")
+    return redirect("system:restore")
 
 
-def _page(
-    request: HttpRequest, backup: BackupForm, restore: RestoreForm, status: int = 200
-) -> HttpResponse:
-    context = {"backup": backup, "restore": restore, "staged": services.restore_staged()}
+def _page(request: HttpRequest, backup: BackupForm, status: int = 200) -> HttpResponse:
+    context = {"backup": backup, "staged": services.restore_staged()}
     return render(request, PAGE, context, status=status)
+
+
+def _restore_page(request: HttpRequest, restore: RestoreForm, status: int = 200) -> HttpResponse:
+    context = {"restore": restore, "staged": services.restore_staged()}
+    return render(request, RESTORE_PAGE, context, status=status)

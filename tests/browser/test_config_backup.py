@@ -41,6 +41,7 @@ def test_download_then_restore_the_archive(logged_in, tmp_path: Path) -> None:
     assert saved.name.startswith("nasui-config-")
     assert saved.read_bytes().startswith(b"NASUI-CONFIG\n")
 
+    page.get_by_role("link", name="Restore a config backup").click()
     restore = page.get_by_test_id("restore-form")
     restore.get_by_label("Config archive").set_input_files(str(saved))
     restore.get_by_label("Passphrase").fill("not the passphrase")
