@@ -19,6 +19,7 @@ from typing import Any
 from playwright.sync_api import sync_playwright
 
 from appliance.testlib import config_backup, replication
+from appliance.testlib.certificate import assert_served
 from appliance.testlib.config import (
     ARTIFACTS,
     BOOT_TIMEOUT,
@@ -50,6 +51,7 @@ from appliance.testlib.smb import assert_owned_by, assert_smb_reads_back, fetch,
 from appliance.testlib.snapshots import DATASET, EVERY_MINUTE, made_since, task_snapshots
 from appliance.testlib.ssh import assert_ssh_reaches_the_pool, pair
 from appliance.testlib.vm import VM
+from system.tests.certs_helpers import issued
 
 
 def test_boot_shows_url_and_password(vm: VM, state: ResultDict) -> None:
@@ -64,6 +66,33 @@ def test_login_and_token(vm: VM, state: ResultDict) -> None:
     """Log in through /login/ (CSRF) with the console's password, which the panel asks to
     replace at once; then create an API token on /settings/tokens/."""
     first_login(vm, state)
+
+
+def test_web_certificate_uploaded_checked_and_made_again(vm: VM, state: ResultDict) -> None:
+    """nginx serves the first boot's self-signed certificate; one issued for the box's name is
+    checked, put in service and presented; a key that is not its own is refused and changes
+    nothing; a new self-signed certificate replaces it."""
+    client = api(vm, state)
+    status, first = client.api("GET", "/api/system/certificate/")
+    assert status == 200, first
+    assert first["names"] == ["nasui", "nasui.local"], first
+    assert_served(vm, first["fingerprint"])
+    chain, key = issued(["nasui.home.example"])
+    pair = {"certificate": chain.decode(), "private_key": key.decode()}
+    status, taken = client.api("PUT", "/api/system/certificate/", pair)
+    assert status == 200, taken
+    assert_served(vm, taken["fingerprint"])
+    _, other_key = issued(["nasui.home.example"])
+    status, refused = client.api(
+        "PUT", "/api/system/certificate/", {**pair, "private_key": other_key.decode()}
+    )
+    assert status == 400, refused
+    assert "does not belong" in refused["fields"]["private_key"][0], refused
+    assert_served(vm, taken["fingerprint"])
+    status, made = client.api("POST", "/api/system/certificate/self-signed/")
+    assert status == 200, made
+    assert made["self_signed"], made
+    assert_served(vm, made["fingerprint"])
 
 
 def test_raidz1_pool(vm: VM, state: ResultDict) -> None:

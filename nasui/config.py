@@ -18,6 +18,9 @@ SMB_MODE_CHOICES = ("wrapped", "system")
 # none: exports are kept but not served (build machines have no kernel NFS server, and the
 # host's /etc/exports.d is not the panel's); kernel: nfs-kernel-server (appliance, VM lane).
 NFS_CHOICES = ("none", "kernel")
+# none: the panel is served as it is (`make run`: plain HTTP); nginx: the appliance's TLS proxy,
+# reloaded when the web certificate changes.
+WEB_SERVER_CHOICES = ("none", "nginx")
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "var"
 
 
@@ -42,6 +45,7 @@ class Config:
     smb_mode: str
     smb_port: int
     nfs: str
+    web_server: str
     sandbox_dir: Path
     sandbox_disks: int
     sandbox_disk_gib: int
@@ -174,6 +178,7 @@ def load_config(values: Mapping[str, str]) -> Config:
         smb_port=_positive_int(env, "NASUI_SMB_PORT", 445 if smb_mode == "system" else 4450),
         share_address=_address(env, "NASUI_SHARE_ADDRESS", _default_share_address(smb_mode)),
         nfs=_choice(env, "NASUI_NFS", NFS_CHOICES),
+        web_server=_choice(env, "NASUI_WEB_SERVER", WEB_SERVER_CHOICES),
         sandbox_dir=Path(env.str("NASUI_SANDBOX_DIR", default=str(data_dir / "sandbox"))),
         sandbox_disks=_positive_int(env, "NASUI_SANDBOX_DISKS", 6),
         sandbox_disk_gib=_positive_int(env, "NASUI_SANDBOX_DISK_GIB", 8),

@@ -8,8 +8,9 @@ from django.views.generic import RedirectView
 from nasui.api.routes import api_patterns_of
 from system.backup_schedules import urls as backup_schedules
 from system.backups import urls as backups
+from system.certificates import urls as certificates
 
-SUBDOMAINS = (backups, backup_schedules)
+SUBDOMAINS = (backups, backup_schedules, certificates)
 
 app_name = "system"
 urlpatterns = [

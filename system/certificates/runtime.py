@@ -1,0 +1,32 @@
+"""The web server in front of the panel, told about a new certificate (NASUI_WEB_SERVER)."""
+
+from __future__ import annotations
+
+import subprocess
+
+from django.conf import settings
+
+# nginx -t reads the configuration and loads its certificate and key: a pair it would refuse
+# is caught before the reload, which (a signal to the master) reports success either way.
+NGINX_TEST = ("nginx", "-t", "-q")
+NGINX_RELOAD = ("systemctl", "reload", "nginx.service")
+TIMEOUT = 60  # seconds; each takes well under one
+
+
+class WebServerError(Exception):
+    """The web server would not take the certificate: its own words."""
+
+
+def reload_web_server() -> bool:
+    """Have the web server serve the certificate now in the data directory; whether there is a
+    server of the panel's to tell (NASUI_WEB_SERVER). WebServerError if it refuses."""
+    if settings.NASUI_WEB_SERVER != "nginx":
+        return False
+    for command in (NGINX_TEST, NGINX_RELOAD):
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise WebServerError(f"{command[0]}: {exc}") from exc
+        if done.returncode != 0:
+            raise WebServerError((done.stderr or done.stdout).strip() or f"{command[0]} failed")
+    return True
