@@ -66,3 +66,8 @@ def issued(names: Sequence[str]) -> tuple[bytes, bytes]:
     ca_name = x509.load_pem_x509_certificate(ca_pem).subject
     leaf_pem, leaf_key = certificate(names, issuer=(ca_name, ca_key))
     return leaf_pem + ca_pem, key_pem(leaf_key)
+
+
+def other_key() -> bytes:
+    """A fresh key that belongs to no certificate (PEM)."""
+    return key_pem(ec.generate_private_key(ec.SECP256R1()))

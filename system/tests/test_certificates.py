@@ -12,7 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from system.certificates import runtime, selectors, services
 from system.certificates.engine import certs, files
-from system.tests.certs_helpers import certificate, issued, key_pem
+from system.tests.certs_helpers import certificate, issued, key_pem, other_key
 
 pytestmark = pytest.mark.django_db
 
@@ -79,7 +79,7 @@ def test_the_api_shows_takes_and_refuses(admin_client, served) -> None:
     assert taken.status_code == 200, taken.content
     assert taken.json()["names"] == ours()
     assert "private_key" not in taken.json()
-    other = key_pem(certs.ec.generate_private_key(certs.ec.SECP256R1())).decode()
+    other = other_key().decode()
     wrong = admin_client.put(
         "/api/system/certificate/", {**body, "private_key": other}, content_type="application/json"
     )
@@ -98,9 +98,7 @@ def test_the_page_uploads_and_says_why_not(admin_client, served, data_dir) -> No
     chain, key = issued(ours())
     files_in = {
         "certificate": SimpleUploadedFile("fullchain.pem", chain),
-        "private_key": SimpleUploadedFile(
-            "privkey.pem", key_pem(certs.ec.generate_private_key(certs.ec.SECP256R1()))
-        ),
+        "private_key": SimpleUploadedFile("privkey.pem", other_key()),
     }
     refused = admin_client.post("/system/certificate/", files_in)
     assert refused.status_code == 400

@@ -11,12 +11,16 @@ from system.certificates.engine import certs, files
 from system.tests.certs_helpers import NOW, certificate, issued, key_pem
 
 WEAK = rsa.generate_private_key(65537, 1024)  # noqa: S505 - the key size refused here
-BOX = {"names": ["nas", "nas.local"], "addresses": ["192.168.1.20"], "now": NOW}
+
+
+def box_check(pem: bytes, key: bytes) -> certs.CertInfo:
+    """The check for a box called nas (nas.local) at 192.168.1.20, at NOW."""
+    return certs.check(pem, key, names=["nas", "nas.local"], addresses=["192.168.1.20"], now=NOW)
 
 
 def checked(names: list[str], **kwargs) -> certs.CertInfo:
     pem, key = certificate(names, **kwargs)
-    return certs.check(pem, key_pem(key), **BOX)
+    return box_check(pem, key_pem(key))
 
 
 @pytest.mark.parametrize(
@@ -32,7 +36,7 @@ def test_a_certificate_naming_the_box_is_taken(names: list[str]) -> None:
 
 def test_a_chain_from_a_certificate_authority_is_described_by_its_first_certificate() -> None:
     chain, key = issued(["nas.home.example"])
-    info = certs.check(chain, key, **BOX)
+    info = box_check(chain, key)
     assert not info.self_signed
     assert info.subject == "CN=nas.home.example"
 
@@ -61,7 +65,7 @@ def test_a_key_that_is_not_the_certificates_is_refused_on_the_key() -> None:
     pem, _ = certificate(["nas"])
     other = key_pem(ec.generate_private_key(ec.SECP256R1()))
     with pytest.raises(certs.KeyMismatch, match="does not belong") as refused:
-        certs.check(pem, other, **BOX)
+        box_check(pem, other)
     assert refused.value.field == "private_key"
 
 
@@ -80,7 +84,7 @@ def test_a_key_that_is_not_the_certificates_is_refused_on_the_key() -> None:
 def test_keys_nginx_or_browsers_cannot_use_are_refused(key: bytes, words: str) -> None:
     pem, _ = certificate(["nas"])
     with pytest.raises(certs.BadKey, match=words) as refused:
-        certs.check(pem, key, **BOX)
+        box_check(pem, key)
     assert refused.value.field == "private_key"
 
 
@@ -96,7 +100,7 @@ def test_what_is_not_a_certificate_is_refused() -> None:
 
 def test_a_self_signed_pair_fits_its_own_check() -> None:
     pem, key = certs.self_signed(["nas", "nas.local"], ["192.168.1.20"], NOW)
-    info = certs.check(pem, key, **BOX)
+    info = box_check(pem, key)
     assert info.names == ("nas", "nas.local", "192.168.1.20")
     assert info.not_after - NOW > timedelta(days=3600)
 
