@@ -34,7 +34,8 @@ PKGS=(systemd-sysv udev kmod dbus iproute2 iputils-ping procps util-linux e2fspr
   python3 python3-venv
   samba samba-vfs-modules libnss-wrapper
   nfs-kernel-server smartmontools fio
-  openssh-client openssh-server)
+  openssh-client openssh-server
+  systemd-timesyncd tzdata)
 # Kernel module trees nobody needs on a NAS appliance (the full tree is ~400 MiB). fs/nfsd (the
 # NFS server) stays, with what it needs outside it: net/sunrpc (sunrpc, auth_rpcgss), fs/lockd,
 # fs/nfs_common (grace, nfs_acl); exportfs is built in. fs/nfs (the client) goes.
@@ -215,6 +216,11 @@ EOF
   # system with another one: keep it on the data partition so that an upgraded root (another
   # Debian layer, another random /etc/hostid) still imports the pools at boot.
   rm -f "$root/etc/hostid"; ln -s /var/lib/nasui/hostid "$root/etc/hostid"
+  # The NTP servers chosen in the panel (System -> Time) live on the data partition too; the
+  # time zone is linked again at boot by nasui-setup (systemd reads the zone's name from the
+  # /etc/localtime link itself).
+  mkdir -p "$root/etc/systemd/timesyncd.conf.d"
+  ln -sf /var/lib/nasui/clock/timesyncd.conf "$root/etc/systemd/timesyncd.conf.d/nasui.conf"
   # SSH (replication's other end): no host key in the image, or every stick would share one;
   # nasui-setup makes this box's on the data partition at first boot (sshd_config.d/nasui.conf
   # names them there, with the authorized keys that pairing adds).

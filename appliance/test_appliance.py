@@ -39,6 +39,7 @@ from appliance.testlib.config import (
     SMB_USER,
     SMB_WRONG_PASSWORD,
     STICK_BYTES,
+    ZONE,
     ResultDict,
 )
 from appliance.testlib.first import first_login, make_pool
@@ -93,6 +94,27 @@ def test_web_certificate_uploaded_checked_and_made_again(vm: VM, state: ResultDi
     assert status == 200, made
     assert made["self_signed"], made
     assert_served(vm, made["fingerprint"])
+
+
+def test_time_zone_and_ntp_servers_from_the_panel(vm: VM, state: ResultDict) -> None:
+    """The zone chosen in the panel is systemd's (timedatectl), the time shown in it; a zone the
+    tz database does not know is refused and changes nothing. (The upgrade test checks that a
+    new root keeps it.)"""
+    client = api(vm, state)
+    status, first = client.api("GET", "/api/system/clock/")
+    assert status == 200, first
+    assert first["applied"], first
+    assert first["system_time_zone"] in ("UTC", "Etc/UTC"), first
+    status, body = client.api(
+        "PUT", "/api/system/clock/", {"time_zone": ZONE, "ntp_servers": ["10.0.2.2"]}
+    )
+    assert status == 200, body
+    assert body["system_time_zone"] == ZONE, body
+    assert body["now"].endswith(("+01:00", "+02:00")), body
+    status, refused = client.api("PUT", "/api/system/clock/", {"time_zone": "Mars/Olympus"})
+    assert status == 400, refused
+    status, after = client.api("GET", "/api/system/clock/")
+    assert (after["time_zone"], after["system_time_zone"]) == (ZONE, ZONE), after
 
 
 def test_raidz1_pool(vm: VM, state: ResultDict) -> None:
@@ -482,6 +504,9 @@ def test_upgrade_keeps_the_data_partition(vm: VM, state: ResultDict, other: VM) 
     assert_nfs_reads_back(vm, state)
     # A new root, the same SSH host key and authorized keys (the data partition's).
     assert_ssh_reaches_the_pool(vm, state)
+    # ... and the time zone chosen in the panel (nasui-setup links it again).
+    status, time_now = client.api("GET", "/api/system/clock/")
+    assert time_now["system_time_zone"] == ZONE, time_now
     # The replication task and its connection (its key, its pinned host keys) work on.
     replication.sent_since(vm, state, powered_off, timeout=240)
 
@@ -511,6 +536,8 @@ def test_a_config_backup_rebuilds_the_box_on_a_blank_stick(
         vm.start()  # the restore is applied before the panel starts
     status, pool = api(vm, state).api("GET", "/api/storage/pools/tank/")  # the old token
     assert status == 200, pool
+    status, time_now = api(vm, state).api("GET", "/api/system/clock/")
+    assert time_now["system_time_zone"] == ZONE, time_now  # the clock's files came back too
     assert_reads_back(vm, state)  # the same target, LUN and CHAP secret
     assert_smb_reads_back(vm, state)
     assert made_since(vm, state, restarted, timeout=180), task_snapshots(vm, state)

@@ -21,6 +21,9 @@ NFS_CHOICES = ("none", "kernel")
 # none: the panel is served as it is (`make run`: plain HTTP); nginx: the appliance's TLS proxy,
 # reloaded when the web certificate changes.
 WEB_SERVER_CHOICES = ("none", "nginx")
+# none: the time zone and NTP servers are kept, not applied (`make run` leaves the host's clock
+# alone); systemd: timedatectl sets the zone, systemd-timesyncd follows the servers (appliance).
+CLOCK_CHOICES = ("none", "systemd")
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "var"
 
 
@@ -46,6 +49,7 @@ class Config:
     smb_port: int
     nfs: str
     web_server: str
+    clock: str
     sandbox_dir: Path
     sandbox_disks: int
     sandbox_disk_gib: int
@@ -179,6 +183,7 @@ def load_config(values: Mapping[str, str]) -> Config:
         share_address=_address(env, "NASUI_SHARE_ADDRESS", _default_share_address(smb_mode)),
         nfs=_choice(env, "NASUI_NFS", NFS_CHOICES),
         web_server=_choice(env, "NASUI_WEB_SERVER", WEB_SERVER_CHOICES),
+        clock=_choice(env, "NASUI_CLOCK", CLOCK_CHOICES),
         sandbox_dir=Path(env.str("NASUI_SANDBOX_DIR", default=str(data_dir / "sandbox"))),
         sandbox_disks=_positive_int(env, "NASUI_SANDBOX_DISKS", 6),
         sandbox_disk_gib=_positive_int(env, "NASUI_SANDBOX_DISK_GIB", 8),

@@ -1,4 +1,4 @@
-"""The system app's tables: the schedule of config backups onto a dataset."""
+"""The system app's tables: the schedule of config backups onto a dataset, the clock's settings."""
 
 from __future__ import annotations
 
@@ -33,3 +33,14 @@ class BackupSchedule(SettingsRow):
 
     class Meta:
         ordering = ["pk"]
+
+
+class ClockSettings(SettingsRow):
+    """The box's time zone and the NTP servers it follows (none: Debian's pool)."""
+
+    time_zone = models.CharField(max_length=64, default="UTC")
+    ntp_servers = models.CharField(max_length=1024, blank=True)  # space-separated
+
+    def servers(self) -> list[str]:
+        """The NTP servers as a list."""
+        return self.ntp_servers.split()

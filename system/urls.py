@@ -9,8 +9,9 @@ from nasui.api.routes import api_patterns_of
 from system.backup_schedules import urls as backup_schedules
 from system.backups import urls as backups
 from system.certificates import urls as certificates
+from system.clock import urls as clock
 
-SUBDOMAINS = (backups, backup_schedules, certificates)
+SUBDOMAINS = (backups, backup_schedules, certificates, clock)
 
 app_name = "system"
 urlpatterns = [

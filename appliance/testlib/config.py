@@ -30,4 +30,5 @@ SMB_FILE = "photo.bin"
 NFS_PATH = "/tank/family"  # the SMB share's dataset, also exported over NFS (NFSv4, port 2049)
 NFS_NETWORK = "10.0.2.0/24"  # qemu user-net: the host's forwarded connections come from 10.0.2.2
 RELEASE = "upgrade-test"  # the release name of the root file system the upgrade test writes
+ZONE = "Europe/Paris"  # the time zone the family sets in the panel
 ResultDict = dict[str, Any]

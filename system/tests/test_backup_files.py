@@ -22,6 +22,8 @@ def data_dir(tmp_path: Path) -> Path:
     (data / "ssh" / "ssh_host_ed25519_key").write_text("old host key")
     (data / "ssh" / "ssh_host_ed25519_key.pub").write_text("ssh-ed25519 AAAA old")
     (data / "ssh" / "authorized_keys").write_text("")
+    (data / "clock").mkdir()
+    (data / "clock" / "timezone").write_text("Europe/Paris\n")
     (data / "locks").mkdir()
     (data / "locks" / "pool.lock").write_text("")
     database = data / "nasui.sqlite3"
@@ -41,7 +43,7 @@ def rows(database: Path, table: str) -> list[tuple[object, ...]]:
 def test_gather_takes_the_database_and_the_kept_files_only(data_dir: Path, tmp_path) -> None:
     members = files.gather(data_dir, data_dir / "nasui.sqlite3", emptied=["samples"])
     assert sorted(members) == [
-        DATABASE, "secret_key", "ssh/authorized_keys", "ssh/ssh_host_ed25519_key",
+        "clock/timezone", DATABASE, "secret_key", "ssh/authorized_keys", "ssh/ssh_host_ed25519_key",
         "ssh/ssh_host_ed25519_key.pub", "tls/cert.pem", "tls/key.pem",
     ]  # fmt: skip
     copy = tmp_path / "copy.sqlite3"

@@ -3,7 +3,8 @@
 What rebuilds a box is small: the database (every share, user and NT hash, target, task,
 connection and its private key), the secret key that signs sessions and seals what the
 database keeps secret, the web certificate, and the SSH host key and authorized keys that
-other boxes pinned and rely on. Everything else in the data directory is made from these
+other boxes pinned and rely on, and the clock's files that the appliance reads at boot
+(its time zone, its NTP servers). Everything else in the data directory is made from these
 (smb.conf, the passdb, accounts.json, the exports) or is not configuration at all (locks, the
 static files, a sandbox's pool files, monitoring history).
 
@@ -27,7 +28,7 @@ DATABASE = "database.sqlite3"  # the member name of the database, whatever its f
 # Paths under the data directory, as globs; each file found is a member of the same name.
 KEPT = (
     "secret_key", "nasui.env", "tls/cert.pem", "tls/key.pem", "ssh/ssh_host_*",
-    "ssh/authorized_keys",
+    "ssh/authorized_keys", "clock/timezone", "clock/timesyncd.conf",
 )  # fmt: skip
 STAGED = "restore-staged"  # a folder of the data directory: the members waiting for `apply`
 READY = ".complete"  # written last into the staged folder: a partial stage is never applied

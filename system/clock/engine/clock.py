@@ -1,0 +1,145 @@
+"""The box's clock: its time zone and the NTP servers systemd-timesyncd follows.
+
+Plain Python. What is chosen is checked here (a zone of the tz database, servers as host
+names or addresses), written as files of the data partition (an upgraded root is new; the
+appliance's nasui-setup puts the zone back from them at boot, and timesyncd reads its drop-in
+through a link into them), and read back from systemd's own view (`timedatectl show`).
+"""
+
+from __future__ import annotations
+
+import functools
+import ipaddress
+import re
+import subprocess
+import zoneinfo
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from nasui.lib.files import write_atomic
+
+ZONE_FILE = "clock/timezone"  # under the data directory: the zone's name
+TIMESYNCD_FILE = "clock/timesyncd.conf"  # /etc/systemd/timesyncd.conf.d/nasui.conf links here
+MAX_SERVERS = 8
+HOST_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
+TIMEOUT = 30
+
+
+class ClockError(Exception):
+    """A zone or server nasui will not set; `field` names which."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass(frozen=True)
+class SyncState:
+    """What systemd says of the clock: its zone, whether NTP is on and has synchronized it,
+    and the server it follows."""
+
+    zone: str
+    ntp: bool
+    synchronized: bool
+    server: str
+
+
+@functools.cache
+def zones() -> tuple[str, ...]:
+    """Every zone of the tz database here, sorted (UTC first)."""
+    names = sorted(zoneinfo.available_timezones() - {"UTC"})
+    return ("UTC", *names)
+
+
+def check_zone(name: str) -> str:
+    """The zone's name if the tz database knows it, else ClockError."""
+    if name not in zones():
+        raise ClockError("time_zone", f"{name!r} is not a time zone; pick one like Europe/Paris.")
+    return name
+
+
+def check_servers(servers: Sequence[str]) -> list[str]:
+    """Host names or addresses, without repeats (at most MAX_SERVERS), else ClockError."""
+    found: list[str] = []
+    for server in servers:
+        name = server.strip().lower().rstrip(".")
+        if not name or name in found:
+            continue
+        if not _is_address(name) and not _is_host(name):
+            raise ClockError("ntp_servers", f"{server!r} is neither a host name nor an address.")
+        found.append(name)
+    if len(found) > MAX_SERVERS:
+        raise ClockError("ntp_servers", f"At most {MAX_SERVERS} NTP servers.")
+    return found
+
+
+def files(zone: str, servers: Sequence[str]) -> dict[str, str]:
+    """The data directory's clock files for this choice."""
+    # An empty NTP= leaves timesyncd with Debian's pool (its fallback servers).
+    return {ZONE_FILE: f"{zone}\n", TIMESYNCD_FILE: f"[Time]\nNTP={' '.join(servers)}\n"}
+
+
+def set_zone(zone: str) -> None:
+    """Have the system use `zone` (systemd-timedated rewrites /etc/localtime)."""
+    _run(["timedatectl", "set-timezone", zone], "time_zone")
+
+
+def restart_timesyncd() -> None:
+    """Have timesyncd read its servers again."""
+    _run(["systemctl", "restart", "systemd-timesyncd.service"], "ntp_servers")
+
+
+def sync_state() -> SyncState:
+    """systemd's view of the clock (timedatectl's properties, key=value)."""
+    clock = _properties(["timedatectl", "show"])
+    sync = _properties(["timedatectl", "show-timesync", "-p", "ServerName", "-p", "ServerAddress"])
+    server = sync.get("ServerName") or sync.get("ServerAddress", "")
+    return SyncState(
+        zone=clock.get("Timezone", ""),
+        ntp=clock.get("NTP") == "yes",
+        synchronized=clock.get("NTPSynchronized") == "yes",
+        server=server,
+    )
+
+
+def parse_properties(text: str) -> dict[str, str]:
+    """`systemctl show`-style lines (Key=value) as a dict."""
+    pairs = (line.split("=", 1) for line in text.splitlines() if "=" in line)
+    return {key: value for key, value in pairs}
+
+
+def write_files(data_dir: Path, written: dict[str, str]) -> None:
+    """Put the clock files in place under `data_dir` (atomically each)."""
+    for name, text in written.items():
+        (data_dir / name).parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(data_dir / name, text, mode=0o644)
+
+
+def _properties(argv: list[str]) -> dict[str, str]:
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    return parse_properties(done.stdout) if done.returncode == 0 else {}
+
+
+def _run(argv: list[str], field: str) -> None:
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise ClockError(field, f"{argv[0]}: {exc}") from exc
+    if done.returncode != 0:
+        raise ClockError(field, (done.stderr or done.stdout).strip() or f"{argv[0]} failed")
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_host(text: str) -> bool:
+    return len(text) <= 253 and all(HOST_LABEL.match(label) for label in text.split("."))
