@@ -70,9 +70,11 @@ def check(
     private = _private_key(key)
     public = serialization.PublicFormat.SubjectPublicKeyInfo
     encoding = serialization.Encoding.DER
-    if private.public_key().public_bytes(encoding, public) != leaf.public_key().public_bytes(
-        encoding, public
-    ):
+    try:
+        theirs = leaf.public_key().public_bytes(encoding, public)
+    except (ValueError, UnsupportedAlgorithm) as exc:
+        raise CertificateError("The certificate's key is of a kind browsers do not take.") from exc
+    if private.public_key().public_bytes(encoding, public) != theirs:
         raise KeyMismatch("This key does not belong to the certificate.")
     info = describe(leaf)
     if now < info.not_before:
