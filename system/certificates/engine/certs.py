@@ -71,10 +71,10 @@ def check(
     public = serialization.PublicFormat.SubjectPublicKeyInfo
     encoding = serialization.Encoding.DER
     try:
-        theirs = leaf.public_key().public_bytes(encoding, public)
+        certified = leaf.public_key().public_bytes(encoding, public)
     except (ValueError, UnsupportedAlgorithm) as exc:
         raise CertificateError("The certificate's key is of a kind browsers do not take.") from exc
-    if private.public_key().public_bytes(encoding, public) != theirs:
+    if private.public_key().public_bytes(encoding, public) != certified:
         raise KeyMismatch("This key does not belong to the certificate.")
     info = describe(leaf)
     if now < info.not_before:
