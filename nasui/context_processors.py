@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils import timezone
 
 NAV = [
     ("dashboard", "Dashboard"),
@@ -72,5 +73,6 @@ def panel(request: HttpRequest) -> dict[str, object]:
         "nav": nav,
         "banners": _banners(),
         "zfs_engine": settings.NASUI_ZFS_ENGINE,
-        "time_zone": settings.TIME_ZONE,  # every time on the pages is in it: the footer says so
+        # Every time on the pages is in it (nasui.timezones): the footer says so.
+        "time_zone": timezone.get_current_timezone_name(),
     }

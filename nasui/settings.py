@@ -82,6 +82,8 @@ MIDDLEWARE = [
     # ...who has chosen their own password (the console's first password opens nothing else).
     "nasui.access.PasswordChangeDueMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Times shown in the box's zone (System -> Time), which may change while the panel runs.
+    "nasui.timezones.BoxZoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "nasui.htmx.VaryOnHtmxMiddleware",

@@ -9,10 +9,10 @@ from datetime import datetime
 from typing import Any, Protocol, TypeVar
 from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from nasui.timezones import box_zone
 from nasui.validation import fail
 from storage.schedule import Schedule, due
 
@@ -37,8 +37,8 @@ S = TypeVar("S", bound=Scheduled)
 
 
 def zone() -> ZoneInfo:
-    """The time zone schedules are read in (TIME_ZONE, the machine's)."""
-    return ZoneInfo(settings.TIME_ZONE)
+    """The time zone schedules are read in: the box's (nasui.timezones)."""
+    return box_zone()
 
 
 def claim(model: type[models.Model], task: Periodic, slot: datetime) -> bool:
