@@ -79,16 +79,16 @@ def test_web_certificate_uploaded_checked_and_made_again(vm: VM, state: ResultDi
     assert first["names"] == ["nasui", "nasui.local"], first
     assert_served(vm, first["fingerprint"])
     chain, key = issued(["nasui.home.example"])
-    pair = {"certificate": chain.decode(), "private_key": key.decode()}
+    pair = {"certificate": chain.decode(), "key": key.decode()}
     status, taken = client.api("PUT", "/api/system/certificate/", pair)
     assert status == 200, taken
     assert_served(vm, taken["fingerprint"])
     _, other_key = issued(["nasui.home.example"])
     status, refused = client.api(
-        "PUT", "/api/system/certificate/", {**pair, "private_key": other_key.decode()}
+        "PUT", "/api/system/certificate/", {**pair, "key": other_key.decode()}
     )
     assert status == 400, refused
-    assert "does not belong" in refused["fields"]["private_key"][0], refused
+    assert "does not belong" in refused["fields"]["key"][0], refused
     assert_served(vm, taken["fingerprint"])
     status, made = client.api("POST", "/api/system/certificate/self-signed/")
     assert status == 200, made

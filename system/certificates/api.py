@@ -37,7 +37,7 @@ class CertificateView(APIView):
         """Serve this certificate and key; a refusal names its field and changes nothing."""
         data = validated(CertificateUploadSerializer, request.data)
         info = services.certificate_upload(
-            certificate=data["certificate"].encode(), private_key=data["private_key"].encode()
+            certificate=data["certificate"].encode(), key=data["key"].encode()
         )
         return _answer(info)
 

@@ -13,6 +13,6 @@ class CertificateForm(StyledForm):
     certificate = forms.FileField(
         help_text="PEM, e.g. fullchain.pem: this box's certificate first, then its chain."
     )
-    private_key = forms.FileField(
+    key = forms.FileField(
         label="Private key", help_text="PEM, e.g. privkey.pem, without a passphrase."
     )

@@ -29,7 +29,7 @@ class CertificateUploadSerializer(serializers.Serializer[Any]):
         max_length=256 << 10, trim_whitespace=False,
         help_text="PEM: this box's certificate first, then its chain.",
     )  # fmt: skip
-    private_key = serializers.CharField(
+    key = serializers.CharField(
         max_length=256 << 10, trim_whitespace=False, write_only=True,
         help_text="PEM, without a passphrase.",
     )  # fmt: skip

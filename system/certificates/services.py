@@ -17,23 +17,23 @@ from system.certificates.engine import certs, files
 MAX_PEM = 256 << 10  # a long chain is a few KiB
 
 
-def certificate_upload(*, certificate: bytes, private_key: bytes) -> certs.CertInfo:
-    """Serve `certificate` (PEM, the chain after it) with `private_key` once both are checked:
+def certificate_upload(*, certificate: bytes, key: bytes) -> certs.CertInfo:
+    """Serve `certificate` (PEM, the chain after it) with `key` once both are checked:
     the key is the certificate's and unsealed, the certificate valid now and naming this box."""
-    for field, value in (("certificate", certificate), ("private_key", private_key)):
+    for field, value in (("certificate", certificate), ("key", key)):
         if len(value) > MAX_PEM:
             raise fail(field, f"A PEM file here is at most {MAX_PEM >> 10} KiB.")
     try:
         info = certs.check(
             certificate,
-            private_key,
+            key,
             names=selectors.box_names(),
             addresses=selectors.box_addresses(),
             now=datetime.now(UTC),
         )
     except certs.CertificateError as exc:
         raise fail(exc.field, str(exc)) from exc
-    _serve(certificate, private_key)
+    _serve(certificate, key)
     return info
 
 

@@ -23,7 +23,7 @@ def certificate_page(request: HttpRequest) -> HttpResponse:
         request,
         form,
         save=lambda data: services.certificate_upload(
-            certificate=data["certificate"].read(), private_key=data["private_key"].read()
+            certificate=data["certificate"].read(), key=data["key"].read()
         ),
         template=TEMPLATE,
         context=_context(),

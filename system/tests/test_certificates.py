@@ -37,7 +37,7 @@ def ours() -> list[str]:
 
 def test_an_issued_pair_is_served(served, data_dir) -> None:
     chain, key = issued(ours())
-    info = services.certificate_upload(certificate=chain, private_key=key)
+    info = services.certificate_upload(certificate=chain, key=key)
     assert not info.self_signed
     assert files.current(data_dir) == chain
     assert (data_dir / "tls" / "key.pem").read_bytes() == key
@@ -47,7 +47,7 @@ def test_an_issued_pair_is_served(served, data_dir) -> None:
 def test_a_pair_for_another_box_changes_nothing(served, data_dir) -> None:
     chain, key = issued(["printer.example"])
     with pytest.raises(ValidationError) as refused:
-        services.certificate_upload(certificate=chain, private_key=key)
+        services.certificate_upload(certificate=chain, key=key)
     assert "not this box" in refused.value.message_dict["certificate"][0]
     assert files.current(data_dir) == served
 
@@ -64,7 +64,7 @@ def test_a_web_server_that_refuses_gets_the_pair_before_back(served, data_dir, m
     monkeypatch.setattr(runtime, "reload_web_server", reload)
     chain, key = issued(ours())
     with pytest.raises(ValidationError, match="cannot load certificate"):
-        services.certificate_upload(certificate=chain, private_key=key)
+        services.certificate_upload(certificate=chain, key=key)
     assert calls == [chain, served]
     assert files.current(data_dir) == served
 
@@ -74,17 +74,17 @@ def test_the_api_shows_takes_and_refuses(admin_client, served) -> None:
     assert shown["self_signed"] is True
     assert shown["names"] == selectors.box_names()
     pem, key = certificate(ours())
-    body = {"certificate": pem.decode(), "private_key": key_pem(key).decode()}
+    body = {"certificate": pem.decode(), "key": key_pem(key).decode()}
     taken = admin_client.put("/api/system/certificate/", body, content_type="application/json")
     assert taken.status_code == 200, taken.content
     assert taken.json()["names"] == ours()
-    assert "private_key" not in taken.json()
+    assert "key" not in taken.json()
     other = other_key().decode()
     wrong = admin_client.put(
-        "/api/system/certificate/", {**body, "private_key": other}, content_type="application/json"
+        "/api/system/certificate/", {**body, "key": other}, content_type="application/json"
     )
     assert wrong.status_code == 400
-    assert "does not belong" in str(wrong.json()["fields"]["private_key"])
+    assert "does not belong" in str(wrong.json()["fields"]["key"])
     again = admin_client.post("/api/system/certificate/self-signed/")
     assert again.status_code == 200
     assert again.json()["self_signed"] is True
@@ -98,14 +98,14 @@ def test_the_page_uploads_and_says_why_not(admin_client, served, data_dir) -> No
     chain, key = issued(ours())
     files_in = {
         "certificate": SimpleUploadedFile("fullchain.pem", chain),
-        "private_key": SimpleUploadedFile("privkey.pem", other_key()),
+        "key": SimpleUploadedFile("privkey.pem", other_key()),
     }
     refused = admin_client.post("/system/certificate/", files_in)
     assert refused.status_code == 400
     assert b"This key does not belong to the certificate." in refused.content
     files_in = {
         "certificate": SimpleUploadedFile("fullchain.pem", chain),
-        "private_key": SimpleUploadedFile("privkey.pem", key),
+        "key": SimpleUploadedFile("privkey.pem", key),
     }
     done = admin_client.post("/system/certificate/", files_in, follow=True)
     assert b"is now served with the certificate for" in done.content

@@ -66,7 +66,7 @@ def test_a_key_that_is_not_the_certificates_is_refused_on_the_key() -> None:
     other = key_pem(ec.generate_private_key(ec.SECP256R1()))
     with pytest.raises(certs.KeyMismatch, match="does not belong") as refused:
         box_check(pem, other)
-    assert refused.value.field == "private_key"
+    assert refused.value.field == "key"
 
 
 @pytest.mark.parametrize(
@@ -85,7 +85,7 @@ def test_keys_nginx_or_browsers_cannot_use_are_refused(key: bytes, words: str) -
     pem, _ = certificate(["nas"])
     with pytest.raises(certs.BadKey, match=words) as refused:
         box_check(pem, key)
-    assert refused.value.field == "private_key"
+    assert refused.value.field == "key"
 
 
 def test_an_rsa_2048_pair_is_taken() -> None:

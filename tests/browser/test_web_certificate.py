@@ -40,7 +40,7 @@ def test_upload_a_certificate_then_make_a_self_signed_one(logged_in, tmp_path: P
     form.get_by_label("Certificate").set_input_files(str(tmp_path / "fullchain.pem"))
     form.get_by_label("Private key").set_input_files(str(tmp_path / "other.pem"))
     form.get_by_role("button", name="Use this certificate").click()
-    error = page.locator('[data-field-error="private_key"]')
+    error = page.locator('[data-field-error="key"]')
     error.wait_for()
     assert "does not belong to the certificate" in error.inner_text()
 

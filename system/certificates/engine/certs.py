@@ -34,13 +34,13 @@ class CertificateError(Exception):
 class BadKey(CertificateError):
     """The key is not a private key in PEM, or is sealed with a passphrase."""
 
-    field = "private_key"
+    field = "key"
 
 
 class KeyMismatch(CertificateError):
     """The key is not the certificate's."""
 
-    field = "private_key"
+    field = "key"
 
 
 @dataclass(frozen=True)
