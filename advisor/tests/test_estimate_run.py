@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import threading
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 from advisor.estimates.engine import hashpass
+from advisor.estimates.engine.compression import outward
 from advisor.estimates.engine.run import estimate
 from advisor.estimates.engine.sources import Input
 
@@ -183,3 +185,10 @@ def test_every_candidate_hash_finds_the_same_duplicates(
     monkeypatch.setattr(hashpass, "fastest_hash", lambda: name)
     dedup = run(tmp_path, sample_bytes=RECORD)["dedup"]
     assert (dedup["ratio"], dedup["unique_blocks"], dedup["hash"]) == (3.0, 20, name)
+
+
+def test_interval_bounds_are_rounded_outward() -> None:
+    """A stated interval always holds the computed one: a value on its edge stays inside."""
+    low, high = 1.3578642, 1.3626001
+    assert outward(low, math.floor) == 1.3578 <= low
+    assert outward(high, math.ceil) == 1.3627 >= high

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,8 +96,8 @@ class Tally:
         return {
             "algorithm": self.algorithm,
             "ratio": round(ratio.ratio(), 4),
-            "ratio_low": round(low, 4),
-            "ratio_high": round(high, 4),
+            "ratio_low": outward(low, math.floor),
+            "ratio_high": outward(high, math.ceil),
             "stored_bytes": stored,
             "saved_bytes": stored_off - stored,
             "blocks": self.blocks,
@@ -104,6 +105,13 @@ class Tally:
             **_speed("compress", self.compress),
             **_speed("decompress", self.decompress),
         }
+
+
+def outward(bound: float, towards: Callable[[float], int]) -> float:
+    """A bound rounded to 4 decimals away from the interval's middle (`math.floor` for the low
+    one): rounding never narrows the interval stated (the VM lane once saw ZFS store 1.357864
+    under a low bound of 1.35786x shown as 1.3579)."""
+    return towards(bound * 10_000) / 10_000
 
 
 @dataclass
