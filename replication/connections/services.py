@@ -22,6 +22,7 @@ from django.core.exceptions import NON_FIELD_ERRORS
 from django.db import IntegrityError
 from django.utils import timezone
 
+from nasui.lib.hosts import valid_host
 from nasui.validation import fail, refusal
 from replication.connections.engine import authorized, hostkeys, keys, pairing, ssh
 from replication.connections.engine.authorized import BadKey
@@ -62,7 +63,7 @@ def _check_name(name: str, connection: SshConnection) -> str:
 
 def _check_address(host: str, port: int, user: str) -> None:
     """Host, port and user, each refused on its own field."""
-    if not hostkeys.valid_host(host):
+    if not valid_host(host):
         raise fail("host", f"“{host}” is not an IP address or a host name.")
     if not isinstance(port, int) or not 1 <= port <= 65535:
         raise fail("port", "Use a port from 1 to 65535.")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 
 from django.conf import settings
 from django.db.models import Q, QuerySet
 
+from nasui.lib.hosts import is_address
 from sharing.accounts.selectors import build_accounts
 from sharing.models import SmbSettings, SmbShare
 from sharing.smb.engine.desired import SmbGlobals, SmbShareSpec, SmbState
@@ -82,13 +82,5 @@ def connect_address(share: str) -> str:
     row = SmbSettings.load()
     if settings.NASUI_SMB_PORT == DEFAULT_SMB_PORT:
         return f"\\\\{row.netbios_name}\\{share} (Windows) or smb://{row.netbios_name}/{share}"
-    addresses = [a for a in row.bind if _is_address(a)]
+    addresses = [a for a in row.bind if is_address(a)]
     return f"smb://{addresses[0] if addresses else '127.0.0.1'}:{settings.NASUI_SMB_PORT}/{share}"
-
-
-def _is_address(text: str) -> bool:
-    try:
-        ipaddress.ip_address(text)
-    except ValueError:
-        return False
-    return True

@@ -6,19 +6,15 @@ pinned, and a later key that differs is refused with the old and the new fingerp
 
 from __future__ import annotations
 
-import ipaddress
-import re
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from nasui.lib.hosts import valid_host
 from replication.connections.engine.errors import Unreachable
 from replication.connections.engine.keys import fingerprint
 
 KINDS = "ed25519,ecdsa,rsa"  # what is asked for, strongest first
-HOSTNAME = re.compile(
-    r"^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$"
-)
 
 
 @dataclass(frozen=True)
@@ -32,15 +28,6 @@ class HostKey:
     def fingerprint(self) -> str:
         """SHA256:..., as ssh prints it."""
         return fingerprint(self.blob)
-
-
-def valid_host(host: str) -> bool:
-    """An IP address or a host name (never an option: nothing starting with '-')."""
-    try:
-        ipaddress.ip_address(host)
-        return True
-    except ValueError:
-        return bool(HOSTNAME.match(host))
 
 
 def pattern(host: str, port: int) -> str:

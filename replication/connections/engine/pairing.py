@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from replication.connections.engine.hostkeys import HostKey, valid_host
+from nasui.lib.hosts import valid_host
+from replication.connections.engine.hostkeys import HostKey
 
 PATH = "/api/replication/pairing/"
 ADDRESS_RULE = (

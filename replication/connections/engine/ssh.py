@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from nasui.lib.hosts import valid_host
 from replication.connections.engine.errors import (
     AuthRefused,
     HostKeyChanged,
@@ -21,7 +22,7 @@ from replication.connections.engine.errors import (
     SshError,
     Unreachable,
 )
-from replication.connections.engine.hostkeys import HostKey, known_hosts, scan, valid_host
+from replication.connections.engine.hostkeys import HostKey, known_hosts, scan
 
 CONNECT_TIMEOUT = 10
 # A link with no answer for ALIVE_INTERVAL * ALIVE_COUNT seconds is dropped, not waited on.

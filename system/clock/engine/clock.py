@@ -9,8 +9,6 @@ through a link into them), and read back from systemd's own view (`timedatectl s
 from __future__ import annotations
 
 import functools
-import ipaddress
-import re
 import subprocess
 import zoneinfo
 from collections.abc import Sequence
@@ -18,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nasui.lib.files import write_atomic
+from nasui.lib.hosts import valid_host
 
 ZONE_FILE = "clock/timezone"  # under the data directory: the zone's name
 TIMESYNCD_FILE = "clock/timesyncd.conf"  # /etc/systemd/timesyncd.conf.d/nasui.conf links here
 MAX_SERVERS = 8
-HOST_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
 TIMEOUT = 30
 
 
@@ -66,7 +64,7 @@ def check_servers(servers: Sequence[str]) -> list[str]:
         name = server.strip().lower().rstrip(".")
         if not name or name in found:
             continue
-        if not _is_address(name) and not _is_host(name):
+        if not valid_host(name):
             raise ClockError("ntp_servers", f"{server!r} is neither a host name nor an address.")
         found.append(name)
     if len(found) > MAX_SERVERS:
@@ -131,15 +129,3 @@ def _run(argv: list[str], field: str) -> None:
         raise ClockError(field, f"{argv[0]}: {exc}") from exc
     if done.returncode != 0:
         raise ClockError(field, (done.stderr or done.stdout).strip() or f"{argv[0]} failed")
-
-
-def _is_address(text: str) -> bool:
-    try:
-        ipaddress.ip_address(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _is_host(text: str) -> bool:
-    return len(text) <= 253 and all(HOST_LABEL.match(label) for label in text.split("."))
