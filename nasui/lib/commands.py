@@ -1,7 +1,9 @@
-"""The one error type for a failed external command (zpool, zfs, tgtadm, targetcli...)."""
+"""The one error type for a failed external command (zpool, zfs, tgtadm, targetcli...), and a
+run that raises it."""
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Sequence
 
 
@@ -45,3 +47,16 @@ class CommandError(Exception):
         if self.stderr.strip() and self.stderr.strip() != self.message:
             parts.append(f"stderr: {self.stderr.strip()}")
         return "; ".join(parts + self.details())
+
+
+def run_checked(argv: Sequence[str], *, timeout: float) -> str:
+    """Run `argv` (no shell) and return its stdout; CommandError whose message is the
+    command's own words (stderr, else stdout) when it fails, cannot start or times out."""
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise CommandError(f"{argv[0]}: {exc}", argv=argv) from exc
+    if done.returncode != 0:
+        words = (done.stderr or done.stdout).strip() or f"{argv[0]} failed"
+        raise CommandError(words, argv=argv, returncode=done.returncode, stderr=done.stderr)
+    return done.stdout

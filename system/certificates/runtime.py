@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
-
 from django.conf import settings
+
+from nasui.lib.commands import CommandError, run_checked
 
 # nginx -t reads the configuration and loads its certificate and key: a pair it would refuse
 # is caught before the reload, which (a signal to the master) reports success either way.
@@ -24,9 +24,7 @@ def reload_web_server() -> bool:
         return False
     for command in (NGINX_TEST, NGINX_RELOAD):
         try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise WebServerError(f"{command[0]}: {exc}") from exc
-        if done.returncode != 0:
-            raise WebServerError((done.stderr or done.stdout).strip() or f"{command[0]} failed")
+            run_checked(command, timeout=TIMEOUT)
+        except CommandError as exc:
+            raise WebServerError(exc.message) from exc
     return True

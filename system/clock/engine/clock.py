@@ -9,12 +9,12 @@ through a link into them), and read back from systemd's own view (`timedatectl s
 from __future__ import annotations
 
 import functools
-import subprocess
 import zoneinfo
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from nasui.lib.commands import CommandError, run_checked
 from nasui.lib.files import write_atomic
 from nasui.lib.hosts import valid_host
 
@@ -116,16 +116,13 @@ def write_files(data_dir: Path, written: dict[str, str]) -> None:
 
 def _properties(argv: list[str]) -> dict[str, str]:
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT, check=False)
-    except (OSError, subprocess.TimeoutExpired):
+        return parse_properties(run_checked(argv, timeout=TIMEOUT))
+    except CommandError:
         return {}
-    return parse_properties(done.stdout) if done.returncode == 0 else {}
 
 
 def _run(argv: list[str], field: str) -> None:
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise ClockError(field, f"{argv[0]}: {exc}") from exc
-    if done.returncode != 0:
-        raise ClockError(field, (done.stderr or done.stdout).strip() or f"{argv[0]} failed")
+        run_checked(argv, timeout=TIMEOUT)
+    except CommandError as exc:
+        raise ClockError(field, exc.message) from exc
