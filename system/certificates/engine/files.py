@@ -20,6 +20,7 @@ from system.certificates.engine import certs
 
 CERT, KEY = "tls/cert.pem", "tls/key.pem"
 PREVIOUS = {CERT: "tls/previous-cert.pem", KEY: "tls/previous-key.pem"}
+MODES = {KEY: 0o600, CERT: 0o644}  # the key owner-only, written first
 
 
 def current(data_dir: Path) -> bytes | None:
@@ -36,16 +37,15 @@ def install(data_dir: Path, certificate: bytes, key: bytes) -> None:
     for name, previous in PREVIOUS.items():
         if (data_dir / name).exists():
             shutil.copy2(data_dir / name, data_dir / previous)
-    write_atomic(data_dir / KEY, key, mode=0o600)
-    write_atomic(data_dir / CERT, certificate, mode=0o644)
+    for name, pem in ((KEY, key), (CERT, certificate)):
+        write_atomic(data_dir / name, pem, mode=MODES[name])
 
 
 def put_back(data_dir: Path) -> None:
     """The previous pair in place again (the web server refused the new one)."""
     for name, previous in PREVIOUS.items():
         if (data_dir / previous).exists():
-            mode = 0o600 if name == KEY else 0o644
-            write_atomic(data_dir / name, (data_dir / previous).read_bytes(), mode=mode)
+            write_atomic(data_dir / name, (data_dir / previous).read_bytes(), mode=MODES[name])
 
 
 def ensure(data_dir: Path, names: Sequence[str], now: datetime) -> str | None:
