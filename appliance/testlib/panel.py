@@ -36,6 +36,17 @@ class Client:
         headers: dict[str, str] | None = None,
     ) -> tuple[int, str]:
         """Status and body; HTTP errors are returned, not raised."""
+        status, body = self.raw(method, path, data, headers)
+        return status, body.decode() if status < 400 else body.decode(errors="replace")
+
+    def raw(
+        self,
+        method: str,
+        path: str,
+        data: bytes | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, bytes]:
+        """Status and the body's bytes; HTTP errors are returned, not raised."""
         all_headers = {"Referer": self.base + path, **(headers or {})}
         if self.token:
             all_headers["Authorization"] = f"Token {self.token}"
@@ -45,9 +56,9 @@ class Client:
             # A login or a password change hashes the password (PBKDF2, a million rounds): under
             # the emulator, beside the other box's boot, that has taken over 2 min.
             with self.opener.open(req, timeout=300) as resp:
-                return int(resp.status), resp.read().decode()
+                return int(resp.status), bytes(resp.read())
         except urllib.error.HTTPError as exc:
-            return int(exc.code), exc.read().decode(errors="replace")
+            return int(exc.code), bytes(exc.read())
 
     def csrf(self) -> str:
         """The CSRF cookie's value."""
@@ -63,10 +74,7 @@ class Client:
         """A REST call with the token; the body decoded from JSON."""
         data = json.dumps(payload).encode() if payload is not None else None
         status, body = self.request(method, path, data, {"Content-Type": "application/json"})
-        try:
-            return status, json.loads(body) if body else None
-        except json.JSONDecodeError:
-            return status, body
+        return status, _json_or_text(body)
 
     def upload(
         self, path: str, fields: dict[str, str], files: dict[str, tuple[str, bytes]]
@@ -84,22 +92,12 @@ class Client:
         body = b"".join(parts) + f"--{boundary}--\r\n".encode()
         headers = {"Content-Type": f"multipart/form-data; boundary={boundary}", "Origin": self.base}
         status, text = self.request("POST", path, body, headers)
-        try:
-            return status, json.loads(text) if text else None
-        except json.JSONDecodeError:
-            return status, text
+        return status, _json_or_text(text)
 
     def download(self, path: str, payload: ResultDict) -> tuple[int, bytes]:
-        """A JSON POST whose answer is a file: its status and bytes."""
-        all_headers = {"Referer": self.base + path, "Content-Type": "application/json",
-                       "Authorization": f"Token {self.token}"}  # fmt: skip
-        url = self.base + path  # always https://127.0.0.1:PORT
-        req = urllib.request.Request(url, json.dumps(payload).encode(), all_headers)  # noqa: S310
-        try:
-            with self.opener.open(req, timeout=300) as resp:
-                return int(resp.status), bytes(resp.read())
-        except urllib.error.HTTPError as exc:
-            return int(exc.code), bytes(exc.read())
+        """A JSON POST with the token whose answer is a file: its status and bytes."""
+        data = json.dumps(payload).encode()
+        return self.raw("POST", path, data, {"Content-Type": "application/json"})
 
     def wait_job(self, job: ResultDict, timeout: float = 300) -> ResultDict:
         """Poll /api/jobs/<id>/ until the job ends (bounded)."""
@@ -111,6 +109,14 @@ class Client:
                 return dict(body)
             time.sleep(2)
         pytest.fail(f"job {job['id']} did not finish in {timeout:.0f}s")
+
+
+def _json_or_text(text: str) -> Any:
+    """A JSON answer decoded (None when empty), or the text as it is (a page, an error)."""
+    try:
+        return json.loads(text) if text else None
+    except json.JSONDecodeError:
+        return text
 
 
 def _part(boundary: str, disposition: str, data: bytes) -> bytes:
