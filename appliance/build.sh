@@ -247,7 +247,8 @@ EOF
   # Pools' file systems are mounted by nasui-zfs-mount, which does not hold back local-fs.target.
   systemctl --root="$root" mask zfs-mount.service >/dev/null 2>&1
   systemctl --root="$root" enable systemd-networkd.service zfs-import-scan.service \
-    nasui-zfs-mount.service zfs.target zfs-import.target nasui-setup.service nasui-web.service \
+    nasui-zfs-mount.service zfs.target zfs-import.target nasui-network.service nasui-setup.service \
+    nasui-web.service \
     nasui-worker.service nasui-iscsi.service nasui-smb.service zfs-volume-wait.service nginx.service \
     redis-server.service nasui-report.timer nasui-boot-report.service >/dev/null 2>&1
   # The kernel NFS server (NASUI_NFS=kernel): NFSv4 on port 2049; rpcbind (port 111, pulled in by

@@ -18,7 +18,7 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from appliance.testlib import config_backup, replication
+from appliance.testlib import config_backup, network, replication
 from appliance.testlib.certificate import assert_served
 from appliance.testlib.config import (
     ARTIFACTS,
@@ -51,7 +51,7 @@ from appliance.testlib.poll import poll
 from appliance.testlib.smb import assert_owned_by, assert_smb_reads_back, fetch, smb_client
 from appliance.testlib.snapshots import DATASET, EVERY_MINUTE, made_since, task_snapshots
 from appliance.testlib.ssh import assert_ssh_reaches_the_pool, pair
-from appliance.testlib.vm import VM
+from appliance.testlib.vm import NEW_ADDRESS, VM
 from system.tests.certs_helpers import issued
 
 
@@ -115,6 +115,40 @@ def test_time_zone_and_ntp_servers_from_the_panel(vm: VM, state: ResultDict) -> 
     assert status == 400, refused
     status, after = client.api("GET", "/api/system/clock/")
     assert (after["time_zone"], after["system_time_zone"]) == (ZONE, ZONE), after
+
+
+def test_network_change_confirmed_through_its_new_address_or_undone(
+    vm: VM, state: ResultDict
+) -> None:
+    """A static address from the panel is in force at once and kept once confirmed through it
+    (a confirmation through another address is refused); a change nobody confirms is undone
+    after 60 s by itself; DHCP again, confirmed through the address DHCP gives."""
+    name = network.dhcp_interface(vm, state)
+    moved = network.change(api(vm, state), "nasui", [network.static(name)])
+    assert moved["token"], moved
+    new = network.through_new_address(vm, state)
+    network.wait_answers(vm, vm.new_address_url)
+    network.wait_silent(vm, vm.url)  # DHCP's address is gone
+    status, wrong = new.api("POST", "/api/system/network/confirm/", {"token": "not-it"})
+    assert status == 400, wrong
+    status, kept = new.api("POST", "/api/system/network/confirm/", {"token": moved["token"]})
+    assert status == 200, kept
+    assert kept["pending"] is None, kept
+    assert f"{NEW_ADDRESS}/24" in next(i for i in kept["present"] if i["name"] == name)["addresses"]
+    back = network.change(new, "nasui", [{"name": name, "dhcp": True}])
+    network.wait_answers(vm, vm.url)  # DHCP's address again, until the change is undone:
+    network.wait_silent(vm, vm.url, timeout=60 + network.MOVE_WAIT)
+    network.wait_answers(vm, vm.new_address_url)
+    status, undone = new.api("GET", "/api/system/network/")
+    assert undone["last_undone"]["reason"] == "It was not confirmed within 60 s.", undone
+    assert undone["interfaces"] == [network.static(name) | {"gateway6": "", "mtu": None}], undone
+    back = network.change(new, "nasui", [{"name": name, "dhcp": True}])
+    network.wait_answers(vm, vm.url)
+    status, kept = api(vm, state).api(
+        "POST", "/api/system/network/confirm/", {"token": back["token"]}
+    )
+    assert status == 200, kept
+    assert kept["interfaces"][0]["dhcp"], kept
 
 
 def test_raidz1_pool(vm: VM, state: ResultDict) -> None:

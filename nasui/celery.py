@@ -78,6 +78,8 @@ def build_beat_schedule(
         # replication tasks follow their schedule or their snapshot task's runs (polled)
         "replication-due": beat_entry("replication.due", snapshot_check_seconds),
         "backup-due": beat_entry("system.backup_due", snapshot_check_seconds),
+        # a network change nobody confirmed is undone at most this long after its deadline
+        "network-revert-due": beat_entry("system.network_revert_due", 5.0),
         # alerts are raised and cleared, and their mails sent, at most this late
         "alerts-evaluate": beat_entry("monitoring.alerts_evaluate", alert_check_seconds),
     }

@@ -24,6 +24,9 @@ WEB_SERVER_CHOICES = ("none", "nginx")
 # none: the time zone and NTP servers are kept, not applied (`make run` leaves the host's clock
 # alone); systemd: timedatectl sets the zone, systemd-timesyncd follows the servers (appliance).
 CLOCK_CHOICES = ("none", "systemd")
+# none: the network settings are kept, not applied (`make run` leaves the host's network alone);
+# networkd: systemd-networkd files and hostnamectl (appliance).
+NETWORK_CHOICES = ("none", "networkd")
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "var"
 
 
@@ -50,6 +53,7 @@ class Config:
     nfs: str
     web_server: str
     clock: str
+    network: str
     sandbox_dir: Path
     sandbox_disks: int
     sandbox_disk_gib: int
@@ -184,6 +188,7 @@ def load_config(values: Mapping[str, str]) -> Config:
         nfs=_choice(env, "NASUI_NFS", NFS_CHOICES),
         web_server=_choice(env, "NASUI_WEB_SERVER", WEB_SERVER_CHOICES),
         clock=_choice(env, "NASUI_CLOCK", CLOCK_CHOICES),
+        network=_choice(env, "NASUI_NETWORK", NETWORK_CHOICES),
         sandbox_dir=Path(env.str("NASUI_SANDBOX_DIR", default=str(data_dir / "sandbox"))),
         sandbox_disks=_positive_int(env, "NASUI_SANDBOX_DISKS", 6),
         sandbox_disk_gib=_positive_int(env, "NASUI_SANDBOX_DISK_GIB", 8),

@@ -10,8 +10,9 @@ from system.backup_schedules import urls as backup_schedules
 from system.backups import urls as backups
 from system.certificates import urls as certificates
 from system.clock import urls as clock
+from system.network import urls as network
 
-SUBDOMAINS = (backups, backup_schedules, certificates, clock)
+SUBDOMAINS = (backups, backup_schedules, certificates, clock, network)
 
 app_name = "system"
 urlpatterns = [

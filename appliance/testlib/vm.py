@@ -21,6 +21,7 @@ import pytest
 from appliance.testlib.config import ARTIFACTS, BOOT_TIMEOUT, DISKS, FIRMWARE, IMAGE, REPORT_WAIT
 from nasui.lib.net import free_loopback_port
 
+NEW_ADDRESS = "10.0.2.16"  # a static address in slirp's network (DHCP gives 10.0.2.15)
 TLS = ssl.create_default_context()
 TLS.check_hostname = False
 TLS.verify_mode = ssl.CERT_NONE  # the appliance's certificate is self-signed
@@ -44,6 +45,8 @@ class VM:
         self.smb_port = free_loopback_port()
         self.nfs_port = free_loopback_port()  # the guest's 2049 (NFSv4 needs no other port)
         self.ssh_port = free_loopback_port()
+        # The guest's 443 at NEW_ADDRESS (not DHCP's 10.0.2.15): a network change's new address.
+        self.new_address_port = free_loopback_port()
         self.console = workdir / "console.log"
         self.proc: subprocess.Popen[bytes] | None = None
         self.boot_seconds = 0.0  # of the current boot, once /health/ answered
@@ -86,6 +89,7 @@ class VM:
         fwd += f",hostfwd=tcp:127.0.0.1:{self.smb_port}-:445"
         fwd += f",hostfwd=tcp:127.0.0.1:{self.nfs_port}-:2049"
         fwd += f",hostfwd=tcp:127.0.0.1:{self.ssh_port}-:22"
+        fwd += f",hostfwd=tcp:127.0.0.1:{self.new_address_port}-{NEW_ADDRESS}:443"
         argv += ["-netdev", f"user,id=n0,{fwd}", "-device", "virtio-net-pci,netdev=n0"]
         argv += ["-device", "virtio-rng-pci", "-display", "none"]
         argv += [
@@ -162,10 +166,10 @@ class VM:
             time.sleep(1)
         print(f"\nno NASUI_BOOT line on the console within {self.report_wait:.0f} s of /health/")
 
-    def health_ok(self) -> bool:
-        """Whether /health/ answers 200 through nginx."""
+    def health_ok(self, url: str | None = None) -> bool:
+        """Whether /health/ answers 200 through nginx (at `url`, else the DHCP address)."""
         try:
-            url = f"{self.url}/health/"
+            url = f"{url or self.url}/health/"
             with urllib.request.urlopen(url, timeout=5, context=TLS) as resp:  # noqa: S310 - https
                 return bool(resp.status == 200)
         except (OSError, urllib.error.URLError):
@@ -175,6 +179,11 @@ class VM:
     def url(self) -> str:
         """The panel's address on the host."""
         return f"https://127.0.0.1:{self.https_port}"
+
+    @property
+    def new_address_url(self) -> str:
+        """The panel through the guest's NEW_ADDRESS, once a network change gives it that."""
+        return f"https://127.0.0.1:{self.new_address_port}"
 
     def tail(self, lines: int = 40) -> str:
         """The end of the serial console log."""

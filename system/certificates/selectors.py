@@ -28,9 +28,10 @@ def certificate_current() -> certs.CertInfo | None:
         return None
 
 
-def box_names() -> list[str]:
-    """This box's host name and its .local name (what mDNS and the console call it)."""
-    host = socket.gethostname().split(".")[0] or "nasui"
+def box_names(host: str | None = None) -> list[str]:
+    """This box's host name (`host`, else the machine's) and its .local name (what mDNS and the
+    console call it)."""
+    host = host or socket.gethostname().split(".")[0] or "nasui"
     return [host, f"{host}.local"]
 
 

@@ -37,10 +37,11 @@ def certificate_upload(*, certificate: bytes, key: bytes) -> certs.CertInfo:
     return info
 
 
-def certificate_self_signed() -> certs.CertInfo:
-    """A new self-signed certificate for this box's names and addresses, in service."""
+def certificate_self_signed(host: str | None = None) -> certs.CertInfo:
+    """A new self-signed certificate for this box's names (`host`'s when given: a host name
+    being set) and addresses, in service."""
     pem, key = certs.self_signed(
-        selectors.box_names(), selectors.box_addresses(), datetime.now(UTC)
+        selectors.box_names(host), selectors.box_addresses(), datetime.now(UTC)
     )
     _serve(pem, key)
     return certs.read(pem)

@@ -8,12 +8,12 @@ hostnamectl sets the name. Elsewhere (`make run`) nothing on the host changes.
 
 from __future__ import annotations
 
-import subprocess
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from django.conf import settings
 
+from nasui.lib.commands import CommandError, run_checked
 from nasui.lib.files import write_atomic
 from system.network.engine.networkd import FILE_PREFIX
 
@@ -27,28 +27,24 @@ class NetworkApplyError(Exception):
 
 def applies() -> bool:
     """Whether this panel sets the box's network."""
-    return str(getattr(settings, "NASUI_NETWORK", "none")) == "networkd"
+    return str(settings.NASUI_NETWORK) == "networkd"
 
 
-def apply(files: Mapping[str, str], hostname: str, interfaces: list[str]) -> None:
-    """Put `files` in force and the host name; NetworkApplyError if systemd refuses."""
+def apply(files: Mapping[str, str], hostname: str, interfaces: Sequence[str]) -> None:
+    """Put the .network files among `files` in force, reconfigure `interfaces` (those set now
+    and those no longer set), and set the host name; NetworkApplyError if systemd refuses."""
     if not applies():
         return
+    wanted = {name: text for name, text in files.items() if name.startswith(FILE_PREFIX)}
     for path in SYSTEM_FOLDER.glob(f"{FILE_PREFIX}*.network"):
-        if path.name not in files:
+        if path.name not in wanted:
             path.unlink()
-    for name, text in files.items():
+    for name, text in wanted.items():
         write_atomic(SYSTEM_FOLDER / name, text, mode=0o644)
-    _run(["networkctl", "reload"])
-    if interfaces:
-        _run(["networkctl", "reconfigure", *interfaces])
-    _run(["hostnamectl", "set-hostname", hostname])
-
-
-def _run(argv: list[str]) -> None:
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise NetworkApplyError(f"{argv[0]}: {exc}") from exc
-    if done.returncode != 0:
-        raise NetworkApplyError((done.stderr or done.stdout).strip() or f"{argv[0]} failed")
+        run_checked(["networkctl", "reload"], timeout=TIMEOUT)
+        if interfaces:
+            run_checked(["networkctl", "reconfigure", *interfaces], timeout=TIMEOUT)
+        run_checked(["hostnamectl", "set-hostname", hostname], timeout=TIMEOUT)
+    except CommandError as exc:
+        raise NetworkApplyError(str(exc)) from exc

@@ -3,6 +3,8 @@ rendered as systemd-networkd files."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from system.network.engine.networkd import Interface, Network, NetworkError, check, render
@@ -11,8 +13,8 @@ PRESENT = ["enp0s2", "enp0s3"]
 ADDR, GW4, MTU = (f"interfaces.enp0s2.{name}" for name in ("addresses", "gateway4", "mtu"))
 
 
-def static(**kwargs) -> Interface:
-    values = {"name": "enp0s2", "dhcp": False, "addresses": ("192.168.1.20/24",)}
+def static(**kwargs: Any) -> Interface:
+    values: dict[str, Any] = {"name": "enp0s2", "dhcp": False, "addresses": ("192.168.1.20/24",)}
     values.update(kwargs)
     return Interface(**values)
 

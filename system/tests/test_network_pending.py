@@ -50,3 +50,17 @@ def test_a_first_change_reverts_to_no_file_of_the_panels(tmp_path: Path) -> None
     pending.stage(tmp_path, STATIC, now=0, grace=60)
     assert pending.revert(tmp_path, now=61)
     assert pending.in_force(tmp_path) == {}  # the image's own DHCP setup applies again
+
+
+def test_the_boot_undoes_a_change_never_confirmed(tmp_path: Path, capsys) -> None:
+    confirmed(tmp_path, DHCP)
+    pending.stage(tmp_path, STATIC, now=10**12, grace=60)  # its deadline far away
+    assert pending.main(["revert", str(tmp_path)]) == 0
+    assert "the settings before it are back" in capsys.readouterr().out
+    assert pending.in_force(tmp_path) == DHCP
+    assert pending.last_undone(tmp_path)["reason"] == (  # type: ignore[index]
+        "The box restarted before the change was confirmed."
+    )
+    assert pending.main(["revert", str(tmp_path)]) == 0  # nothing pending: nothing said
+    assert capsys.readouterr().out == ""
+    assert pending.main(["undo"]) == 2

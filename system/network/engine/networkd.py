@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 HOST_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
 MTU_RANGE = (576, 9216)  # IPv4's minimum; jumbo frames
@@ -98,6 +99,28 @@ def render(network: Network) -> dict[str, str]:
             lines += ["", "[Link]", f"MTUBytes={interface.mtu}"]
         files[f"{FILE_PREFIX}{interface.name}.network"] = "\n".join(lines) + "\n"
     return files
+
+
+def as_dict(network: Network) -> dict[str, object]:
+    """The configuration as JSON-ready data (the panel keeps it beside the files)."""
+    return asdict(network)
+
+
+def from_dict(data: Mapping[str, Any]) -> Network:
+    """The configuration `as_dict` made (fields it lacks take their defaults)."""
+    interfaces = tuple(
+        Interface(
+            name=str(item["name"]),
+            dhcp=bool(item.get("dhcp", True)),
+            addresses=tuple(str(a) for a in item.get("addresses", ())),
+            gateway4=str(item.get("gateway4", "")),
+            gateway6=str(item.get("gateway6", "")),
+            mtu=int(item["mtu"]) if item.get("mtu") else None,
+        )
+        for item in data.get("interfaces", ())
+    )
+    dns = tuple(str(server) for server in data.get("dns", ()))
+    return Network(hostname=str(data["hostname"]), interfaces=interfaces, dns=dns)
 
 
 def _check_interface(interface: Interface) -> None:

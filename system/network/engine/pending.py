@@ -14,7 +14,9 @@ from __future__ import annotations
 import json
 import secrets
 import shutil
-from collections.abc import Mapping
+import sys
+import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from nasui.lib.files import write_atomic
@@ -23,6 +25,11 @@ FOLDER = "network"
 PREVIOUS = "previous"
 MARK = "pending.json"
 SUFFIX = ".network"
+# Kept with the .network files, staged and reverted with them: the settings as the panel shows
+# them, and the host name alone (read by the appliance's boot script without Python).
+SETTINGS = "settings.json"
+HOSTNAME = "hostname"
+LAST = "last-undone.json"
 
 
 def folder(data_dir: Path) -> Path:
@@ -32,8 +39,7 @@ def folder(data_dir: Path) -> Path:
 
 def in_force(data_dir: Path) -> dict[str, str]:
     """The files in force, by name."""
-    here = folder(data_dir)
-    return {p.name: p.read_text() for p in sorted(here.glob(f"*{SUFFIX}"))} if here.is_dir() else {}
+    return {p.name: p.read_text() for p in _kept(folder(data_dir))}
 
 
 def stage(data_dir: Path, files: Mapping[str, str], *, now: float, grace: float) -> str:
@@ -46,7 +52,7 @@ def stage(data_dir: Path, files: Mapping[str, str], *, now: float, grace: float)
     if pending(data_dir) is None:
         shutil.rmtree(previous, ignore_errors=True)
         previous.mkdir()
-        for path in here.glob(f"*{SUFFIX}"):
+        for path in _kept(here):
             shutil.copy2(path, previous / path.name)
     _replace(here, files)
     token = secrets.token_urlsafe(16)
@@ -61,6 +67,28 @@ def pending(data_dir: Path) -> dict[str, object] | None:
     except (FileNotFoundError, ValueError):
         return None
     return mark if isinstance(mark, dict) else None
+
+
+def note(data_dir: Path, **fields: object) -> None:
+    """Add `fields` to the pending mark (e.g. that the change is applied); none: nothing."""
+    mark = pending(data_dir)
+    if mark is not None:
+        write_atomic(folder(data_dir) / MARK, json.dumps({**mark, **fields}), mode=0o600)
+
+
+def remember(data_dir: Path, reason: str, at: float) -> None:
+    """Keep why and when (epoch seconds) the last change was undone, for the panel."""
+    folder(data_dir).mkdir(parents=True, exist_ok=True)
+    write_atomic(folder(data_dir) / LAST, json.dumps({"reason": reason, "at": at}), mode=0o644)
+
+
+def last_undone(data_dir: Path) -> dict[str, object] | None:
+    """What `remember` kept, or None."""
+    try:
+        outcome = json.loads((folder(data_dir) / LAST).read_text())
+    except (FileNotFoundError, ValueError):
+        return None
+    return outcome if isinstance(outcome, dict) else None
 
 
 def confirm(data_dir: Path, token: str) -> bool:
@@ -83,16 +111,40 @@ def revert(data_dir: Path, *, now: float | None = None) -> bool:
     if now is not None and isinstance(deadline, (int, float)) and now < deadline:
         return False
     previous = folder(data_dir) / PREVIOUS
-    kept = {p.name: p.read_text() for p in previous.glob(f"*{SUFFIX}")} if previous.is_dir() else {}
-    _replace(folder(data_dir), kept)
+    _replace(folder(data_dir), {p.name: p.read_text() for p in _kept(previous)})
     (folder(data_dir) / MARK).unlink(missing_ok=True)
     shutil.rmtree(previous, ignore_errors=True)
     return True
 
 
+def _kept(here: Path) -> list[Path]:
+    """The files of a configuration in `here` (the .network files, the settings, the name)."""
+    if not here.is_dir():
+        return []
+    return sorted(
+        p for p in here.iterdir()
+        if p.is_file() and (p.name.endswith(SUFFIX) or p.name in (SETTINGS, HOSTNAME))
+    )  # fmt: skip
+
+
 def _replace(here: Path, files: Mapping[str, str]) -> None:
-    for path in here.glob(f"*{SUFFIX}"):
+    for path in _kept(here):
         if path.name not in files:
             path.unlink()
     for name, text in files.items():
         write_atomic(here / name, text, mode=0o644)
+
+
+def main(argv: Sequence[str]) -> int:
+    """`revert DATA_DIR`: the appliance's boot undoes a change never confirmed."""
+    if len(argv) != 2 or argv[0] != "revert":
+        print("usage: python -m system.network.engine.pending revert DATA_DIR", file=sys.stderr)
+        return 2
+    if revert(Path(argv[1])):
+        remember(Path(argv[1]), "The box restarted before the change was confirmed.", time.time())
+        print("a network change was never confirmed: the settings before it are back")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
