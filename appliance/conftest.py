@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from appliance.testlib import ntp
 from appliance.testlib.config import FIRMWARE, STICK_BYTES, ResultDict
 from appliance.testlib.vm import VM, booted
 
@@ -15,6 +16,13 @@ def vm() -> Iterator[VM]:
     """The booted appliance (one per module; the reboot test restarts it in place)."""
     with booted(stick_bytes=STICK_BYTES) as machine:
         yield machine
+
+
+@pytest.fixture(scope="module")
+def ntp_server() -> Iterator[None]:
+    """The host's clock over NTP at slirp's 10.0.2.2 (see appliance/testlib/ntp.py)."""
+    with ntp.serving():
+        yield
 
 
 @pytest.fixture(scope="module")

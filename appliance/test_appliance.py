@@ -72,7 +72,7 @@ def test_login_and_token(vm: VM, state: ResultDict) -> None:
 def test_web_certificate_uploaded_checked_and_made_again(vm: VM, state: ResultDict) -> None:
     """nginx serves the first boot's self-signed certificate; one issued for the box's name is
     checked, put in service and presented; a key that is not its own is refused and changes
-    nothing; a new self-signed certificate replaces it."""
+    nothing; a new self-signed certificate replaces it, and the console shows its fingerprint."""
     client = api(vm, state)
     status, first = client.api("GET", "/api/system/certificate/")
     assert status == 200, first
@@ -94,12 +94,16 @@ def test_web_certificate_uploaded_checked_and_made_again(vm: VM, state: ResultDi
     assert status == 200, made
     assert made["self_signed"], made
     assert_served(vm, made["fingerprint"])
+    vm.wait_console(re.escape(made["fingerprint"]), 60)  # the console shows the one served
 
 
-def test_time_zone_and_ntp_servers_from_the_panel(vm: VM, state: ResultDict) -> None:
+def test_time_zone_and_ntp_servers_from_the_panel(
+    vm: VM, state: ResultDict, ntp_server: None
+) -> None:
     """The zone chosen in the panel is systemd's (timedatectl), the time shown in it; a zone the
-    tz database does not know is refused and changes nothing. (The upgrade test checks that a
-    new root keeps it.)"""
+    tz database does not know is refused and changes nothing; timesyncd follows the server set
+    (the host's SNTP answer) and the panel shows the clock's offset from it. (The upgrade test
+    checks that a new root keeps the zone.)"""
     client = api(vm, state)
     status, first = client.api("GET", "/api/system/clock/")
     assert status == 200, first
@@ -115,6 +119,14 @@ def test_time_zone_and_ntp_servers_from_the_panel(vm: VM, state: ResultDict) -> 
     assert status == 400, refused
     status, after = client.api("GET", "/api/system/clock/")
     assert (after["time_zone"], after["system_time_zone"]) == (ZONE, ZONE), after
+    synced = poll(
+        lambda: client.api("GET", "/api/system/clock/")[1],
+        lambda body: body["synchronized"] and body["offset_ms"] is not None,
+        180,
+    )
+    assert synced["synchronized"], synced
+    assert synced["server"] == "10.0.2.2", synced
+    assert abs(synced["offset_ms"]) < 2000, synced  # the emulated clock, set by the host's
 
 
 def test_network_change_confirmed_through_its_new_address_or_undone(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+from pathlib import Path
+
 from django.conf import settings
 
 from nasui.lib.commands import CommandError, run_checked
@@ -11,6 +14,10 @@ from nasui.lib.commands import CommandError, run_checked
 NGINX_TEST = ("nginx", "-t", "-q")
 NGINX_RELOAD = ("systemctl", "reload", "nginx.service")
 TIMEOUT = 60  # seconds; each takes well under one
+# The appliance's console banner shows the certificate's fingerprint: written again, and the
+# login prompts shown again with it (agetty --reload), when the certificate changes.
+CONSOLE_BANNER = Path("/usr/local/sbin/nasui-banner")
+log = logging.getLogger(__name__)
 
 
 class WebServerError(Exception):
@@ -28,3 +35,15 @@ def reload_web_server() -> bool:
         except CommandError as exc:
             raise WebServerError(exc.message) from exc
     return True
+
+
+def refresh_console() -> None:
+    """Show the new certificate's fingerprint on the appliance's consoles (nothing elsewhere);
+    a failure is logged: the certificate is in service either way, the next boot shows it."""
+    if settings.NASUI_WEB_SERVER != "nginx" or not CONSOLE_BANNER.exists():
+        return
+    try:
+        run_checked([str(CONSOLE_BANNER)], timeout=TIMEOUT)
+        run_checked(["agetty", "--reload"], timeout=TIMEOUT)
+    except CommandError:
+        log.exception("the console banner could not be written again")

@@ -59,3 +59,4 @@ def _serve(certificate: bytes, key: bytes) -> None:
         with contextlib.suppress(runtime.WebServerError):
             runtime.reload_web_server()
         raise refusal(f"The web server refused the certificate, which was put back: {exc}") from exc
+    runtime.refresh_console()

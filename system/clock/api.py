@@ -26,6 +26,7 @@ def answer(row: ClockSettings) -> dict[str, Any]:
         "applied": status.applied,
         "synchronized": sync.synchronized if sync else None,
         "server": sync.server if sync else None,
+        "offset_ms": sync.offset_ms if sync else None,
         "system_time_zone": sync.zone if sync else None,
     }
 

@@ -30,6 +30,10 @@ class ClockSerializer(serializers.Serializer[Any]):
     server = serializers.CharField(
         read_only=True, allow_null=True, help_text="The NTP server timesyncd follows now."
     )
+    offset_ms = serializers.FloatField(
+        read_only=True, allow_null=True,
+        help_text="The offset from the NTP server at its last answer, in ms (null: none yet).",
+    )  # fmt: skip
     system_time_zone = serializers.CharField(
         read_only=True, allow_null=True, help_text="The zone systemd reports (null: not known)."
     )

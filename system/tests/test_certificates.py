@@ -120,3 +120,26 @@ def test_no_certificate_yet_is_said(admin_client) -> None:
     assert missing.status_code == 404
     assert "No web certificate yet" in missing.json()["detail"]
     assert b"No certificate yet" in admin_client.get("/system/certificate/").content
+
+
+def test_the_appliance_console_shows_the_new_fingerprint(
+    served, settings, tmp_path, monkeypatch
+) -> None:
+    settings.NASUI_WEB_SERVER = "nginx"
+    banner = tmp_path / "nasui-banner"
+    banner.write_text("#!/bin/sh\n")
+    ran: list[list[str]] = []
+
+    def run(argv: list[str], timeout: float) -> str:
+        ran.append(list(argv))
+        return ""
+
+    monkeypatch.setattr(runtime, "CONSOLE_BANNER", banner)
+    monkeypatch.setattr(runtime, "run_checked", run)
+    services.certificate_self_signed()
+    assert ran[-2:] == [[str(banner)], ["agetty", "--reload"]]  # after nginx -t and the reload
+    ran.clear()
+    chain, key = issued(["printer.example"])
+    with pytest.raises(ValidationError):
+        services.certificate_upload(certificate=chain, key=key)
+    assert ran == []  # a refused pair: nothing served, nothing shown

@@ -124,3 +124,28 @@ def test_the_page_saves_and_says_why_not(admin_client) -> None:
         "/system/clock/", {"time_zone": "Europe/Paris", "ntp_servers": "pool.ntp.org"}, follow=True
     )
     assert b"The box keeps Europe/Paris time." in done.content
+
+
+@pytest.mark.parametrize(
+    ("text", "offset"),
+    [
+        ("       Server: 10.0.2.2\n       Offset: -1.218ms\n        Delay: 2ms\n", -1.218),
+        ("Offset: +229us", 0.229),
+        ("Offset: +2min 3.500s", 123_500.0),
+        ("Offset: +0", 0.0),
+        ("       Server: 10.0.2.2 (10.0.2.2)\nPoll interval: 0 (min: 32s; max 34min 8s)\n", None),
+        ("Offset: soon", None),
+    ],
+)
+def test_the_offset_is_read_from_timesync_status(text: str, offset: float | None) -> None:
+    assert clock.parse_offset(text) == offset
+
+
+def test_systemds_view_carries_the_offset(monkeypatch) -> None:
+    answers = {
+        "show": "Timezone=Europe/Paris\nNTP=yes\nNTPSynchronized=yes\n",
+        "show-timesync": "ServerName=10.0.2.2\nServerAddress=10.0.2.2\n",
+        "timesync-status": "       Server: 10.0.2.2 (10.0.2.2)\n       Offset: -3.5ms\n",
+    }
+    monkeypatch.setattr(clock, "run_checked", lambda argv, timeout: answers[argv[1]])
+    assert clock.sync_state() == clock.SyncState("Europe/Paris", True, True, "10.0.2.2", -3.5)

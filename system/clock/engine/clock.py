@@ -9,6 +9,7 @@ through a link into them), and read back from systemd's own view (`timedatectl s
 from __future__ import annotations
 
 import functools
+import re
 import zoneinfo
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,6 +33,18 @@ class ClockError(Exception):
         self.field = field
 
 
+# systemd's time spans (format_timespan): a number and its unit, several parts for long spans
+OFFSET_PART = re.compile(r"(\d+(?:\.\d+)?)(us|ms|min|s|h|d)\b")
+UNIT_MS = {
+    "us": 0.001,
+    "ms": 1.0,
+    "s": 1000.0,
+    "min": 60_000.0,
+    "h": 3_600_000.0,
+    "d": 86_400_000.0,
+}
+
+
 @dataclass(frozen=True)
 class SyncState:
     """What systemd says of the clock: its zone, whether NTP is on and has synchronized it,
@@ -41,6 +54,7 @@ class SyncState:
     ntp: bool
     synchronized: bool
     server: str
+    offset_ms: float | None = None  # from the last NTP answer (None: no answer yet)
 
 
 @functools.cache
@@ -93,12 +107,34 @@ def sync_state() -> SyncState:
     clock = _properties(["timedatectl", "show"])
     sync = _properties(["timedatectl", "show-timesync", "-p", "ServerName", "-p", "ServerAddress"])
     server = sync.get("ServerName") or sync.get("ServerAddress", "")
+    try:
+        offset = parse_offset(run_checked(["timedatectl", "timesync-status"], timeout=TIMEOUT))
+    except CommandError:
+        offset = None
     return SyncState(
         zone=clock.get("Timezone", ""),
         ntp=clock.get("NTP") == "yes",
         synchronized=clock.get("NTPSynchronized") == "yes",
         server=server,
+        offset_ms=offset,
     )
+
+
+def parse_offset(text: str) -> float | None:
+    """The clock's offset from its server in milliseconds, from `timedatectl timesync-status`
+    ("Offset: -1.218ms", "+2min 3.5s"; no such line before the first answer): the sum of the
+    value's parts in systemd's units, with its sign."""
+    line = next(
+        (ln.split(":", 1)[1] for ln in text.splitlines() if ln.strip().startswith("Offset:")), None
+    )
+    if line is None:
+        return None
+    value = line.strip()
+    parts = OFFSET_PART.findall(value)
+    if not parts and value.lstrip("+-") != "0":
+        return None
+    total = float(sum(float(number) * UNIT_MS[unit] for number, unit in parts))
+    return -total if value.startswith("-") else total
 
 
 def parse_properties(text: str) -> dict[str, str]:
