@@ -203,9 +203,10 @@ configure() { # $1 = rootfs dir: units, nginx, scripts, fstab, grub.cfg, hostnam
   # The data partition's label shows once udev has probed the stick: 60 s leaves room for a slow
   # (or, in the test lane, an emulated and busy) machine before the boot goes on without it.
   cat >"$root/etc/fstab" <<EOF
-LABEL=NASUI_ROOT / ext4 noatime,errors=remount-ro 0 1
 LABEL=NASUI_DATA /var/lib/nasui ext4 noatime,nofail,x-systemd.device-timeout=60s 0 2
+LABEL=NASUI_EFI /boot/efi vfat noatime,nofail,umask=0077,x-systemd.device-timeout=60s 0 0
 EOF
+  mkdir -p "$root/boot/efi"
   mkdir -p "$root/var/lib/nasui"
   mkdir -p "$root/etc/target"  # LIO's target core keeps persistent-reservation files here
   # The panel's exports file (/etc/exports.d/nasui.exports) and versions drop-in
@@ -250,7 +251,8 @@ EOF
     nasui-zfs-mount.service zfs.target zfs-import.target nasui-network.service nasui-setup.service \
     nasui-web.service \
     nasui-worker.service nasui-iscsi.service nasui-smb.service zfs-volume-wait.service nginx.service \
-    redis-server.service nasui-report.timer nasui-boot-report.service >/dev/null 2>&1
+    redis-server.service nasui-report.timer nasui-boot-report.service nasui-slot-commit.service \
+    >/dev/null 2>&1
   # The kernel NFS server (NASUI_NFS=kernel): NFSv4 on port 2049; rpcbind (port 111, pulled in by
   # nfs-server.service) for NFSv3 when the panel turns it on. ZFS's own sharenfs is not used.
   systemctl --root="$root" enable nfs-server.service rpcbind.socket >/dev/null 2>&1
@@ -258,38 +260,64 @@ EOF
     "$root/etc/redis/redis.conf"
   # One nginx worker is plenty for one admin's browser, and 2 cores would otherwise mean two.
   sed -i 's/^worker_processes .*/worker_processes 1;/' "$root/etc/nginx/nginx.conf"
-  # GRUB modules for both firmware types; the core images only hold what finds the root fs.
-  mkdir -p "$root/boot/grub"
-  cp -r /usr/lib/grub/i386-pc /usr/lib/grub/x86_64-efi "$root/boot/grub/"
-  rm -f "$root"/boot/grub/*/*.image "$root"/boot/grub/*/*.module "$root"/boot/grub/*/*.exec
-  cat >"$root/boot/grub/grub.cfg" <<EOF
-set timeout=${NASUI_APPLIANCE_GRUB_TIMEOUT:-2}
-serial --unit=0 --speed=115200
-terminal_input console serial
-terminal_output console serial
-menuentry 'nasui appliance' {
-  insmod gzio
-  insmod part_gpt
-  insmod ext2
-  search --no-floppy --label --set=root NASUI_ROOT
-  linux /boot/vmlinuz-$KVER root=LABEL=NASUI_ROOT ro quiet console=tty0 console=ttyS0,115200n8
-  initrd /boot/initrd.img-$KVER
-}
+  # The root's own boot entry, read by the ESP's grub.cfg once it has picked a slot ($slot):
+  # two slots hold two releases, each with its own kernel. The root file system is found by its
+  # slot's label and mounted read-write by the initramfs (fstab has no line for it: it differs
+  # per slot); panic=10 restarts a kernel that cannot go on, which falls back to the good slot.
+  cat >"$root/boot/nasui-boot.cfg" <<EOF
+insmod gzio
+linux /boot/vmlinuz-$KVER root=LABEL=NASUI_ROOT_\$slot rootflags=noatime,errors=remount-ro rw quiet console=tty0 console=ttyS0,115200n8 nasui.slot=\$slot panic=10
+initrd /boot/initrd.img-$KVER
 EOF
+  # The public key of the updates this image takes (the build's signing key: update_key).
+  mkdir -p "$root/opt/nasui/update-keys"
+  cp "$UPDATE_PUBLIC" "$root/opt/nasui/update-keys/nasui.pem"
 }
 
 # --- the disk image --------------------------------------------------------------------------
 grub_images() { # BOOTX64.EFI and the i386-pc core.img with an early config that finds the root
-  local mods=(part_gpt ext2 search search_label normal configfile linux echo test gzio all_video)
+  local mods=(part_gpt ext2 fat search search_label normal configfile linux echo test gzio
+    all_video loadenv)
   cat >"$WORK/early.cfg" <<EOF
-search --no-floppy --label --set=root NASUI_ROOT
-set prefix=(\$root)/boot/grub
+search --no-floppy --label --set=root NASUI_EFI
+set prefix=(\$root)/grub
 configfile \$prefix/grub.cfg
 EOF
-  grub-mkimage -O x86_64-efi -o "$WORK/BOOTX64.EFI" -p /boot/grub -c "$WORK/early.cfg" \
+  grub-mkimage -O x86_64-efi -o "$WORK/BOOTX64.EFI" -p /grub -c "$WORK/early.cfg" \
     "${mods[@]}" efi_gop efi_uga serial terminal
-  grub-mkimage -O i386-pc -o "$WORK/core.img" -p /boot/grub -c "$WORK/early.cfg" \
+  grub-mkimage -O i386-pc -o "$WORK/core.img" -p /grub -c "$WORK/early.cfg" \
     biosdisk "${mods[@]}" serial terminal
+}
+
+esp_grub() { # $1 = dir -> the ESP's /grub: modules of both firmware types, grub.cfg, grubenv
+  local dir=$1/grub
+  mkdir -p "$dir"
+  cp -r /usr/lib/grub/i386-pc /usr/lib/grub/x86_64-efi "$dir/"
+  rm -f "$dir"/*/*.image "$dir"/*/*.module "$dir"/*/*.exec
+  # The slot: nasui_try once (cleared as it boots: a release that never marks itself good is
+  # left at the next restart), else nasui_good (A on a new stick). See system/updates.
+  cat >"$dir/grub.cfg" <<EOF
+set timeout=${NASUI_APPLIANCE_GRUB_TIMEOUT:-2}
+serial --unit=0 --speed=115200
+terminal_input console serial
+terminal_output console serial
+load_env
+set slot=A
+if [ "\$nasui_good" = B ]; then set slot=B; fi
+if [ -n "\$nasui_try" ]; then
+  set slot="\$nasui_try"
+  set nasui_try=
+  save_env nasui_try
+fi
+menuentry "nasui appliance (slot \$slot)" {
+  insmod part_gpt
+  insmod ext2
+  search --no-floppy --label --set=root "NASUI_ROOT_\$slot"
+  source (\$root)/boot/nasui-boot.cfg
+}
+EOF
+  { printf '# GRUB Environment Block\nnasui_good=A\n'; head -c 1024 /dev/zero | tr '\0' '#'; } |
+    head -c 1024 >"$dir/grubenv"
 }
 
 patch_bios_boot() { # $1 = image, $2 = LBA of core.img: what grub-bios-setup does, by hand
@@ -317,7 +345,7 @@ assemble() { # $1 = rootfs dir -> $OUT/nasui.img
   used_mib=$(du -sm --apparent-size "$root" | cut -f1)
   [ $((used_mib * 115 / 100 + ROOT_MIB_FREE)) -le "$ROOT_MIB" ] ||
     die "the root file system ($used_mib MiB) no longer fits ROOT_MIB=$ROOT_MIB with room to spare"
-  mkfs.ext4 -q -F -L NASUI_ROOT -U "$ROOT_UUID" -d "$root" -E root_owner=0:0 \
+  mkfs.ext4 -q -F -L NASUI_ROOT_A -U "$ROOT_UUID" -d "$root" -E root_owner=0:0 \
     "$WORK/root.ext4" "${root_mib}M"
   mkdir -p "$WORK/data"; echo "nasui data partition" >"$WORK/data/README"
   head -c 4 /dev/urandom >"$WORK/data/hostid"  # this stick's hostid (see configure)
@@ -328,16 +356,20 @@ assemble() { # $1 = rootfs dir -> $OUT/nasui.img
   mkfs.vfat -C -n NASUI_EFI "$WORK/esp.img" $((ESP_MIB * 1024)) >/dev/null
   mmd -i "$WORK/esp.img" ::/EFI ::/EFI/BOOT
   mcopy -i "$WORK/esp.img" "$WORK/BOOTX64.EFI" ::/EFI/BOOT/BOOTX64.EFI
-  # 1 MiB gap, BIOS boot 1 MiB at 1 MiB, ESP, root, data, then the backup GPT.
-  total_mib=$((1 + 1 + ESP_MIB + root_mib + DATA_MIB + 1))
+  esp_grub "$WORK/esp"
+  mcopy -s -i "$WORK/esp.img" "$WORK/esp/grub" ::/
+  # 1 MiB gap, BIOS boot 1 MiB at 1 MiB, ESP, root slots A and B (B empty until the first
+  # update), data, then the backup GPT.
+  total_mib=$((1 + 1 + ESP_MIB + 2 * root_mib + DATA_MIB + 1))
   rm -f "$img"; truncate -s "${total_mib}M" "$img"
   sgdisk -o -a 2048 \
     -n 1:2048:+1M -t 1:EF02 -c 1:bios \
     -n "2:0:+${ESP_MIB}M" -t 2:EF00 -c 2:esp \
-    -n "3:0:+${root_mib}M" -t 3:8300 -c 3:nasui-root -u "3:$ROOT_PARTUUID" \
-    -n 4:0:0 -t 4:8300 -c 4:nasui-data "$img" >/dev/null
+    -n "3:0:+${root_mib}M" -t 3:8300 -c 3:nasui-root-a -u "3:$ROOT_PARTUUID" \
+    -n "4:0:+${root_mib}M" -t 4:8300 -c 4:nasui-root-b \
+    -n 5:0:0 -t 5:8300 -c 5:nasui-data "$img" >/dev/null
   local p start
-  for p in 2:esp.img 3:root.ext4 4:data.ext4; do
+  for p in 2:esp.img 3:root.ext4 5:data.ext4; do
     start=$(sgdisk -i "${p%%:*}" "$img" | sed -n 's/^First sector: \([0-9]*\).*/\1/p')
     [ -n "$start" ] || die "partition ${p%%:*} missing from the GPT"
     dd if="$WORK/${p#*:}" of="$img" bs=1M seek="$((start * 512))" oflag=seek_bytes \
@@ -347,6 +379,22 @@ assemble() { # $1 = rootfs dir -> $OUT/nasui.img
   mv "$img" "$OUT/nasui.img"
   # For an upgrade in place: the root partition alone (the data partition is kept).
   cp --sparse=always "$WORK/root.ext4" "$OUT/nasui-root.ext4"
+  # For an update from the panel: the same, compressed and signed.
+  phase "signed update file"
+  update_tool make "$UPDATE_KEY" "$(cat "$root/opt/nasui/VERSION")" "$WORK/root.ext4" \
+    "$OUT/nasui-update.tar" >/dev/null
+}
+
+update_tool() { # the update files' tool (system/updates/engine/bundle.py) with the checkout's venv
+  local python=$REPO/.venv/bin/python
+  [ -x "$python" ] || die "$python is missing: make dev-deps first (it signs the update file)"
+  (cd "$REPO" && "$python" -m system.updates.engine.bundle "$@")
+}
+
+update_key() { # the build's signing key, made once and kept in the cache; its public half
+  UPDATE_KEY=$CACHE/update-signing-key.pem
+  UPDATE_PUBLIC=$WORK/update-key.pem
+  update_tool key "$UPDATE_KEY" "$UPDATE_PUBLIC"
 }
 
 main() {
@@ -366,6 +414,7 @@ main() {
   [ -f "$OUT/uuids" ] || printf '%s %s %s\n' "$(cat /proc/sys/kernel/random/uuid)" \
     "$(cat /proc/sys/kernel/random/uuid)" "$(cat /proc/sys/kernel/random/uuid)" >"$OUT/uuids"
   read -r ROOT_UUID DATA_UUID ROOT_PARTUUID <"$OUT/uuids"
+  update_key
   stage_app "$WORK/root"
   configure "$WORK/root"
   assemble "$WORK/root"

@@ -516,7 +516,7 @@ def test_data_partition_fills_the_stick(vm: VM) -> None:
     # printf %d), so each boot ran resize2fs again.
     assert all("data partition grown" not in text for text in later), "a later boot resized it"
     vm.shutdown()
-    start, sectors, last_usable = gpt_partition(vm.system_disk, 4)
+    start, sectors, last_usable = gpt_partition(vm.system_disk, 5)
     assert last_usable == STICK_BYTES // 512 - 34  # the backup GPT moved to the stick's end
     assert start + sectors - 1 == last_usable
     assert ext4_bytes(vm.system_disk, start * 512) > sectors * 512 - (4 << 20)

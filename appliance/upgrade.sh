@@ -1,7 +1,9 @@
 #!/bin/bash
 # appliance/upgrade.sh - upgrade a nasui USB stick (or disk image) in place: write a new release's
-# root file system into the root partition and leave the rest alone, above all the data partition
-# (database, secret key, TLS key, LIO save file, settings). Pools live on other disks anyway.
+# root file system into the root slot the stick boots (GRUB's nasui_good on the ESP, A on a new
+# stick) and leave the rest alone, above all the data partition (database, secret key, TLS key,
+# LIO save file, settings). Pools live on other disks anyway. The panel's own updates
+# (System -> Updates) write the other slot instead and keep this one to fall back to.
 #
 #   appliance/upgrade.sh /dev/sdX [var/appliance/nasui-root.ext4]
 #
@@ -21,16 +23,26 @@ NEW_ROOT=${2:-$REPO/var/appliance/nasui-root.ext4}
 [ -e "$TARGET" ] || die "$TARGET does not exist"
 [ -f "$NEW_ROOT" ] || die "$NEW_ROOT is missing: run make appliance first"
 command -v sgdisk >/dev/null || die "sgdisk is needed (Debian package gdisk)"
+command -v mtype >/dev/null || die "mtype is needed (Debian package mtools)"
 
 partition_field() { # $1 = partition number, $2 = field name in `sgdisk -i` -> its value
   sgdisk -i "$1" "$TARGET" 2>/dev/null | sed -n "s/^$2: *//p"
 }
 
-check_layout() { # the target must be a nasui stick: partition 3 the root, 4 the data
-  [ "$(partition_field 3 'Partition name')" = "'nasui-root'" ] ||
-    die "$TARGET: partition 3 is not nasui-root: not a nasui stick"
-  [ "$(partition_field 4 'Partition name')" = "'nasui-data'" ] ||
-    die "$TARGET: partition 4 is not nasui-data: not a nasui stick"
+check_layout() { # the target must be a nasui stick: 2 the ESP, 3 and 4 the root slots, 5 the data
+  local n name
+  for n in 2:esp 3:nasui-root-a 4:nasui-root-b 5:nasui-data; do
+    name=$(partition_field "${n%%:*}" 'Partition name')
+    [ "$name" = "'${n#*:}'" ] || die "$TARGET: partition ${n%%:*} is not ${n#*:}: not a nasui stick"
+  done
+}
+
+good_slot() { # the slot GRUB boots by default: nasui_good in the ESP's grubenv (A if unset)
+  local first slot
+  first=$(partition_field 2 'First sector' | cut -d' ' -f1)
+  slot=$(mtype -i "$TARGET@@$((first * 512))" ::/grub/grubenv 2>/dev/null |
+    sed -n 's/^nasui_good=//p')
+  [ "$slot" = B ] && echo B || echo A
 }
 
 check_not_mounted() { # writing under a mounted file system would corrupt it
@@ -42,8 +54,8 @@ check_not_mounted() { # writing under a mounted file system would corrupt it
 }
 
 check_new_root() { # $1 = partition size in bytes: the new file system must be a nasui root and fit
-  [ "$(blkid -o value -s LABEL "$NEW_ROOT")" = NASUI_ROOT ] ||
-    die "$NEW_ROOT is not a nasui root file system (label NASUI_ROOT)"
+  [ "$(blkid -o value -s LABEL "$NEW_ROOT")" = NASUI_ROOT_A ] ||
+    die "$NEW_ROOT is not a nasui root file system (label NASUI_ROOT_A)"
   local size; size=$(stat -c %s "$NEW_ROOT")
   [ "$size" -le "$1" ] || die "$NEW_ROOT ($size bytes) does not fit the root partition ($1 bytes)"
   e2fsck -fn "$NEW_ROOT" >/dev/null 2>&1 || die "$NEW_ROOT does not pass e2fsck"
@@ -52,13 +64,21 @@ check_new_root() { # $1 = partition size in bytes: the new file system must be a
 main() {
   check_layout
   check_not_mounted
-  local first sectors
-  first=$(partition_field 3 'First sector' | cut -d' ' -f1)
-  sectors=$(partition_field 3 'Partition size' | cut -d' ' -f1)
+  local slot number first sectors root=$NEW_ROOT
+  slot=$(good_slot)
+  number=$([ "$slot" = A ] && echo 3 || echo 4)
+  first=$(partition_field "$number" 'First sector' | cut -d' ' -f1)
+  sectors=$(partition_field "$number" 'Partition size' | cut -d' ' -f1)
   check_new_root $((sectors * 512))
-  phase "writing $(basename "$NEW_ROOT") into partition 3 of $TARGET (sector $first)"
+  if [ "$slot" = B ]; then  # the build labels its root for slot A: a copy labelled for B
+    root=$(mktemp --tmpdir nasui-root-b.XXXX)
+    trap 'rm -f "$root"' EXIT
+    cp --sparse=always "$NEW_ROOT" "$root"
+    e2label "$root" NASUI_ROOT_B
+  fi
+  phase "writing $(basename "$NEW_ROOT") into slot $slot (partition $number of $TARGET, sector $first)"
   # Every block, zeros included: a sparse copy would leave the old release's bytes behind.
-  dd if="$NEW_ROOT" of="$TARGET" bs=4M seek=$((first * 512)) oflag=seek_bytes conv=notrunc,fsync \
+  dd if="$root" of="$TARGET" bs=4M seek=$((first * 512)) oflag=seek_bytes conv=notrunc,fsync \
     status=none
   phase "done: the data partition was not touched; boot the appliance"
 }

@@ -27,6 +27,9 @@ CLOCK_CHOICES = ("none", "systemd")
 # none: the network settings are kept, not applied (`make run` leaves the host's network alone);
 # networkd: systemd-networkd files and hostnamectl (appliance).
 NETWORK_CHOICES = ("none", "networkd")
+# none: the panel does not update the machine it runs on (`make run`); ab: the appliance's two
+# root slots, GRUB's environment block on the ESP (System -> Updates).
+UPDATES_CHOICES = ("none", "ab")
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "var"
 
 
@@ -54,6 +57,7 @@ class Config:
     web_server: str
     clock: str
     network: str
+    updates: str
     sandbox_dir: Path
     sandbox_disks: int
     sandbox_disk_gib: int
@@ -189,6 +193,7 @@ def load_config(values: Mapping[str, str]) -> Config:
         web_server=_choice(env, "NASUI_WEB_SERVER", WEB_SERVER_CHOICES),
         clock=_choice(env, "NASUI_CLOCK", CLOCK_CHOICES),
         network=_choice(env, "NASUI_NETWORK", NETWORK_CHOICES),
+        updates=_choice(env, "NASUI_UPDATES", UPDATES_CHOICES),
         sandbox_dir=Path(env.str("NASUI_SANDBOX_DIR", default=str(data_dir / "sandbox"))),
         sandbox_disks=_positive_int(env, "NASUI_SANDBOX_DISKS", 6),
         sandbox_disk_gib=_positive_int(env, "NASUI_SANDBOX_DISK_GIB", 8),

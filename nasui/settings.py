@@ -29,6 +29,12 @@ NASUI_NFS = CONFIG.nfs
 NASUI_WEB_SERVER = CONFIG.web_server
 NASUI_CLOCK = CONFIG.clock
 NASUI_NETWORK = CONFIG.network
+NASUI_UPDATES = CONFIG.updates
+# Where the appliance keeps what its updates need (NASUI_UPDATES=ab): GRUB's environment block
+# on the ESP, the root slots' partitions, the keys updates are signed with.
+NASUI_UPDATE_BOOT_ENV = Path("/boot/efi/grub/grubenv")
+NASUI_UPDATE_SLOTS = Path("/dev/disk/by-partlabel")
+NASUI_UPDATE_KEYS = Path("/opt/nasui/update-keys")
 NASUI_SANDBOX_DIR = CONFIG.sandbox_dir
 NASUI_SANDBOX_DISKS = CONFIG.sandbox_disks
 NASUI_SANDBOX_DISK_GIB = CONFIG.sandbox_disk_gib

@@ -4,3 +4,4 @@ from __future__ import annotations
 
 from system.backup_schedules import tasks as backup_schedules  # noqa: F401
 from system.network import tasks as network  # noqa: F401
+from system.updates import tasks as updates  # noqa: F401

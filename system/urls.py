@@ -11,8 +11,9 @@ from system.backups import urls as backups
 from system.certificates import urls as certificates
 from system.clock import urls as clock
 from system.network import urls as network
+from system.updates import urls as updates
 
-SUBDOMAINS = (backups, backup_schedules, certificates, clock, network)
+SUBDOMAINS = (backups, backup_schedules, certificates, clock, network, updates)
 
 app_name = "system"
 urlpatterns = [

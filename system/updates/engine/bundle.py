@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import sys
 import tarfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -180,3 +181,42 @@ def _add(bundle: tarfile.TarFile, name: str, data: bytes) -> None:
     info = tarfile.TarInfo(name)
     info.size = len(data)
     bundle.addfile(info, io.BytesIO(data))
+
+
+def main(argv: list[str]) -> int:
+    """The build's tool: `key PRIVATE.pem PUBLIC.pem` makes the signing key once (kept) and
+    writes its public half; `make PRIVATE.pem RELEASE ROOT.ext4 OUT` writes an update file."""
+    if len(argv) == 3 and argv[0] == "key":
+        private, public = Path(argv[1]), Path(argv[2])
+        if not private.exists():
+            pem = Ed25519PrivateKey.generate().private_bytes(
+                serialization.Encoding.PEM,
+                serialization.PrivateFormat.PKCS8,
+                serialization.NoEncryption(),
+            )
+            private.write_bytes(pem)
+            private.chmod(0o600)
+        key = serialization.load_pem_private_key(private.read_bytes(), None)
+        assert isinstance(key, Ed25519PrivateKey)
+        public.write_bytes(
+            key.public_key().public_bytes(
+                serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+            )
+        )
+        return 0
+    if len(argv) == 5 and argv[0] == "make":
+        key = serialization.load_pem_private_key(Path(argv[1]).read_bytes(), None)
+        assert isinstance(key, Ed25519PrivateKey)
+        manifest = make(Path(argv[3]), argv[2], key, Path(argv[4]))
+        print(f"{argv[4]}: release {manifest.release}, {manifest.size} bytes, {manifest.sha256}")
+        return 0
+    print(
+        "usage: python -m system.updates.engine.bundle key PRIVATE.pem PUBLIC.pem\n"
+        "       python -m system.updates.engine.bundle make PRIVATE.pem RELEASE ROOT.ext4 OUT",
+        file=sys.stderr,
+    )
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
