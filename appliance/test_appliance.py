@@ -18,7 +18,7 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from appliance.testlib import config_backup, network, replication
+from appliance.testlib import config_backup, network, replication, updates
 from appliance.testlib.certificate import assert_served
 from appliance.testlib.config import (
     ARTIFACTS,
@@ -522,25 +522,32 @@ def test_data_partition_fills_the_stick(vm: VM) -> None:
     assert ext4_bytes(vm.system_disk, start * 512) > sectors * 512 - (4 << 20)
 
 
-def test_upgrade_keeps_the_data_partition(vm: VM, state: ResultDict, other: VM) -> None:
-    """A new release's root written by appliance/upgrade.sh: login, pool, target, SMB, NFS, data
-    stay."""
+def test_an_update_from_the_panel_keeps_the_data_partition(
+    vm: VM, state: ResultDict, other: VM
+) -> None:
+    """A new release's signed update file, copied onto the SMB share and applied from the
+    panel: written into slot B, booted once, kept once its panel answered; login, pool, target,
+    SMB, NFS, SSH, time zone and replication stay; the release before it waits in slot A."""
     next_out = REPO / "var" / "appliance-next"
     env = {**os.environ, "NASUI_APPLIANCE_OUT": str(next_out), "NASUI_APPLIANCE_RELEASE": RELEASE}
     build = run_script(["bash", "appliance/build.sh"], env)
     assert build.returncode == 0, build.stderr[-3000:]
-    if vm.running():
-        vm.shutdown()
+    status, before = api(vm, state).api("GET", "/api/system/update/")
+    assert status == 200, before
+    assert (before["running"], before["good"]) == ("A", "A"), before
+    path = updates.put_on_share(vm, state, next_out / "nasui-update.tar")
     powered_off = datetime.now(UTC)
-    upgrade = run_script(
-        ["bash", "appliance/upgrade.sh", str(vm.system_disk), str(next_out / "nasui-root.ext4")]
-    )
-    assert upgrade.returncode == 0, upgrade.stderr[-3000:]
     with other.paused():
-        vm.start()
-    print(f"\nboot after the upgrade to /health/: {vm.boot_seconds:.1f}s")
-    vm.wait_console(rf"nasui appliance {RELEASE}", 120)  # the new root's banner
-    client = api(vm, state)  # the token made before the upgrade: the database was kept
+        offset = updates.apply(vm, state, path, health_seconds=900)
+        seconds = updates.wait_restarted(vm, offset, RELEASE)
+    print(f"\nupdate restart to /health/: {seconds:.1f}s")
+    updates.wait_console_after(vm, offset, f"slot B ({RELEASE}): kept", 300)
+    client = api(vm, state)  # the token made before the update: the database was kept
+    status, after = client.api("GET", "/api/system/update/")
+    assert (after["release"], after["running"], after["good"]) == (RELEASE, "B", "B"), after
+    assert after["last"]["kept"], after
+    assert after["other_release"] == before["release"], after
+    assert after["can_roll_back"], after
     status, pool = client.api("GET", "/api/storage/pools/tank/")
     assert status == 200, pool
     assert_reads_back(vm, state)
@@ -555,6 +562,27 @@ def test_upgrade_keeps_the_data_partition(vm: VM, state: ResultDict, other: VM) 
     assert time_now["system_time_zone"] == ZONE, time_now
     # The replication task and its connection (its key, its pinned host keys) work on.
     replication.sent_since(vm, state, powered_off, timeout=240)
+    state["update_root"] = str(next_out / "nasui-root.ext4")
+
+
+def test_a_release_whose_panel_never_answers_falls_back(
+    vm: VM, state: ResultDict, other: VM, tmp_path: Path
+) -> None:
+    """An update whose panel never starts is tried once: its slot gives up when its time is
+    out, the box restarts into the release before it by itself, and the panel says why."""
+    update = updates.broken_update(Path(state["update_root"]), tmp_path, "broken")
+    path = updates.put_on_share(vm, state, update)
+    with other.paused():
+        offset = updates.apply(vm, state, path, health_seconds=120)
+        updates.wait_console_after(vm, offset, "slot A (broken): failed")
+        seconds = updates.wait_restarted(vm, len(vm.console.read_text(errors="replace")), RELEASE)
+    print(f"\nfall-back to /health/: {seconds:.1f}s")
+    status, after = api(vm, state).api("GET", "/api/system/update/")
+    assert status == 200, after
+    assert (after["release"], after["running"], after["good"]) == (RELEASE, "B", "B"), after
+    assert not after["last"]["kept"], after
+    assert "did not answer within 120 s" in after["last"]["reason"], after
+    assert not after["can_roll_back"], after  # slot A holds the release that failed
 
 
 def test_a_config_backup_rebuilds_the_box_on_a_blank_stick(

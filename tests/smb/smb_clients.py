@@ -55,6 +55,7 @@ class SmbClient:
         user: str | None = None,
         password: str = "",
         cwd: Path | None = None,
+        timeout: float = TIMEOUT,
     ) -> Result:
         """`smbclient //HOST/share -c commands` as `user` (None: anonymous, no password)."""
         argv = ["smbclient", f"//{HOST}/{share}", "-p", str(self.port), "-m", "SMB3"]
@@ -64,7 +65,7 @@ class SmbClient:
             argv,
             capture_output=True,
             text=True,
-            timeout=TIMEOUT,
+            timeout=timeout,
             check=False,
             cwd=cwd or self.workdir,
         )

@@ -83,7 +83,7 @@ def make(root: Path, release: str, key: Ed25519PrivateKey, out: Path) -> Manifes
     digest, size = hashlib.sha256(), 0
     compressed = out.with_name(out.name + ".root.tmp")
     with root.open("rb") as source, compressed.open("wb") as sink:
-        writer = zstandard.ZstdCompressor(level=10, threads=-1).stream_writer(sink, closefd=False)
+        writer = zstandard.ZstdCompressor(level=3, threads=-1).stream_writer(sink, closefd=False)
         while chunk := source.read(CHUNK):
             digest.update(chunk)
             size += len(chunk)

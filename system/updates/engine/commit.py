@@ -95,7 +95,8 @@ def main(argv: list[str]) -> int:
     release = version.read_text().strip()
     verdict = decide(data_dir, env, running, release, healthy=panel_answers(), uptime=uptime)
     if verdict:
-        print(f"nasui-slot-commit: slot {running} ({release}): {verdict}")
+        # flushed now: a failed trial restarts the box at once
+        print(f"nasui-slot-commit: slot {running} ({release}): {verdict}", flush=True)
     if verdict == "failed":
         subprocess.run(["systemctl", "reboot"], check=False)
     return 0
