@@ -5,6 +5,7 @@ and the roll-back to the release in the other slot, on the same probation.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -58,6 +59,8 @@ def update_apply(
     state.note_slot(selectors.data_dir(), target, "")  # whatever it held is gone
     with device.open("r+b") as sink:
         bundle.write_root(file, manifest, sink, _progress(manifest.size, report))
+        sink.flush()
+        os.fsync(sink.fileno())  # on the stick before GRUB is told to boot it
     runtime.label(device, slots.label(target))
     _try(target, manifest.release, status.release, health_seconds)
     state.note_slot(selectors.data_dir(), target, manifest.release)
