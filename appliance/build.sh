@@ -217,11 +217,11 @@ EOF
   # system with another one: keep it on the data partition so that an upgraded root (another
   # Debian layer, another random /etc/hostid) still imports the pools at boot.
   rm -f "$root/etc/hostid"; ln -s /var/lib/nasui/hostid "$root/etc/hostid"
-  # The NTP servers chosen in the panel (System -> Time) live on the data partition too; the
-  # time zone is linked again at boot by nasui-setup (systemd reads the zone's name from the
+  # The NTP servers chosen in the panel (System -> Time) live on the data partition too:
+  # nasui-setup copies them into timesyncd.conf.d at boot (timesyncd's own user cannot read the
+  # data partition) and links the time zone again (systemd reads the zone's name from the
   # /etc/localtime link itself).
   mkdir -p "$root/etc/systemd/timesyncd.conf.d"
-  ln -sf /var/lib/nasui/clock/timesyncd.conf "$root/etc/systemd/timesyncd.conf.d/nasui.conf"
   # SSH (replication's other end): no host key in the image, or every stick would share one;
   # nasui-setup makes this box's on the data partition at first boot (sshd_config.d/nasui.conf
   # names them there, with the authorized keys that pairing adds).

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 NTP_EPOCH = 2_208_988_800  # seconds from 1900 (NTP's era 0) to 1970
 MODE_CLIENT, MODE_SERVER = 3, 4
+ANSWERED: list[tuple[str, int]] = []  # the clients answered, for a failing test's message
 
 
 def ntp_time(seconds: float) -> bytes:
@@ -49,6 +50,7 @@ def serving(port: int = 123) -> Iterator[None]:
             reply = answer(packet, time.time())
             if reply is not None:
                 sock.sendto(reply, client)
+                ANSWERED.append(client)
 
     thread = threading.Thread(target=loop, name="sntp", daemon=True)
     thread.start()

@@ -50,13 +50,14 @@ def _apply(choice: Choice, current: Choice) -> None:
     """Write the files of `choice`; set what differs from `current` where the panel sets the
     clock."""
     zone, servers = choice
-    clock.write_files(Path(settings.DATA_DIR), clock.files(zone, servers))
+    written = clock.files(zone, servers)
+    clock.write_files(Path(settings.DATA_DIR), written)
     if settings.NASUI_CLOCK != "systemd":
         return
     if zone != current[0]:
         clock.set_zone(zone)
     if servers != current[1]:
-        clock.restart_timesyncd()
+        clock.restart_timesyncd(written[clock.TIMESYNCD_FILE])
 
 
 def _split(servers: list[str] | str) -> list[str]:

@@ -87,7 +87,7 @@ def test_where_systemd_refuses_the_row_and_files_go_back(settings, data_dir, mon
             raise clock.ClockError("time_zone", "Failed to set time zone: Access denied")
 
     monkeypatch.setattr(clock, "set_zone", set_zone)
-    monkeypatch.setattr(clock, "restart_timesyncd", lambda: None)
+    monkeypatch.setattr(clock, "restart_timesyncd", lambda conf: None)
     with pytest.raises(ValidationError, match="Access denied"):
         services.clock_update(time_zone="Asia/Tokyo")
     assert zones == ["Asia/Tokyo", "Europe/Paris"]
@@ -149,3 +149,14 @@ def test_systemds_view_carries_the_offset(monkeypatch) -> None:
     }
     monkeypatch.setattr(clock, "run_checked", lambda argv, timeout: answers[argv[1]])
     assert clock.sync_state() == clock.SyncState("Europe/Paris", True, True, "10.0.2.2", -3.5)
+
+
+def test_timesyncd_gets_a_copy_it_can_read(tmp_path: Path, monkeypatch) -> None:
+    ran: list[list[str]] = []
+    monkeypatch.setattr(clock, "_run", lambda argv, field: ran.append(argv))
+    dropin = tmp_path / "timesyncd.conf.d" / "nasui.conf"
+    clock.restart_timesyncd("[Time]\nNTP=10.0.2.2\n", dropin)
+    assert dropin.read_text() == "[Time]\nNTP=10.0.2.2\n"
+    assert not dropin.is_symlink()
+    assert dropin.stat().st_mode & 0o777 == 0o644  # timesyncd runs as its own user
+    assert ran == [["systemctl", "restart", "systemd-timesyncd.service"]]

@@ -20,7 +20,10 @@ from nasui.lib.files import write_atomic
 from nasui.lib.hosts import valid_host
 
 ZONE_FILE = "clock/timezone"  # under the data directory: the zone's name
-TIMESYNCD_FILE = "clock/timesyncd.conf"  # /etc/systemd/timesyncd.conf.d/nasui.conf links here
+TIMESYNCD_FILE = "clock/timesyncd.conf"  # copied to TIMESYNCD_DROPIN (here and at boot)
+# A copy, not a link: timesyncd runs as its own user, which cannot read the data partition
+# (mode 0700); a link there was ignored and timesyncd followed Debian's pool instead.
+TIMESYNCD_DROPIN = Path("/etc/systemd/timesyncd.conf.d/nasui.conf")
 MAX_SERVERS = 8
 TIMEOUT = 30
 
@@ -97,8 +100,10 @@ def set_zone(zone: str) -> None:
     _run(["timedatectl", "set-timezone", zone], "time_zone")
 
 
-def restart_timesyncd() -> None:
-    """Have timesyncd read its servers again."""
+def restart_timesyncd(conf: str, dropin: Path = TIMESYNCD_DROPIN) -> None:
+    """Give timesyncd its servers (`conf`, the drop-in's text) and have it read them again."""
+    dropin.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(dropin, conf, mode=0o644)
     _run(["systemctl", "restart", "systemd-timesyncd.service"], "ntp_servers")
 
 
