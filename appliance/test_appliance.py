@@ -476,14 +476,30 @@ def test_a_destroyed_dataset_comes_back_from_the_second_appliance(
 
 
 def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict, other: VM) -> None:
-    """Power off (ACPI), boot again: the pool, the target, the SMB user, the NFS export and the
-    data are back."""
+    """Power off (ACPI), boot again: the static address confirmed before holds, and once DHCP
+    is back the pool, the target, the SMB user, the NFS export and the data are back."""
+    name = network.dhcp_interface(vm, state)
+    moved = network.change(api(vm, state), "nasui", [network.static(name)])
+    new = network.through_new_address(vm, state)
+    network.wait_answers(vm, vm.new_address_url)
+    status, kept = new.api("POST", "/api/system/network/confirm/", {"token": moved["token"]})
+    assert status == 200, kept
     powered_off = datetime.now(UTC)
     seconds = vm.shutdown()
     print(f"\nclean power-off: {seconds:.1f}s")
     with other.paused():  # the backup box waits (a run to it waits too) while this one boots
-        vm.start()
-    print(f"second boot to /health/: {vm.boot_seconds:.1f}s")
+        vm.launch()
+        network.wait_answers(vm, vm.new_address_url, BOOT_TIMEOUT)  # the static address held
+        status, shown = new.api("GET", "/api/system/network/")
+        assert shown["interfaces"][0]["addresses"] == [f"{NEW_ADDRESS}/24"], shown
+        back = network.change(new, "nasui", [{"name": name, "dhcp": True}])
+        network.wait_answers(vm, vm.url)
+        status, kept = api(vm, state).api(
+            "POST", "/api/system/network/confirm/", {"token": back["token"]}
+        )
+        assert status == 200, kept
+        vm.wait_healthy()
+    print(f"second boot to /health/ (and back to DHCP): {vm.boot_seconds:.1f}s")
     client = api(vm, state)
     status, pool = poll(
         lambda: client.api("GET", "/api/storage/pools/tank/"), lambda r: r[0] == 200, 120
@@ -504,24 +520,6 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict, other: VM)
     assert run["sent_bytes"] < len(state["photos"]) // 2, run
 
 
-def test_data_partition_fills_the_stick(vm: VM) -> None:
-    """First boot grew the data partition and its file system to the stick's end (seen offline)."""
-    first, *later = vm.boot_consoles()
-    match = re.search(r"data partition grown to (\d+) MiB", first)
-    assert match, "the first boot did not grow the data partition"
-    print(f"\n{match.group(0)}")
-    assert later, "the reboot test did not boot the VM again"
-    assert all("growing it" not in text for text in later), "a later boot grew it again"
-    # Nor its file system: the size check once read every file system over 2 GiB as 2 GiB (mawk's
-    # printf %d), so each boot ran resize2fs again.
-    assert all("data partition grown" not in text for text in later), "a later boot resized it"
-    vm.shutdown()
-    start, sectors, last_usable = gpt_partition(vm.system_disk, 5)
-    assert last_usable == STICK_BYTES // 512 - 34  # the backup GPT moved to the stick's end
-    assert start + sectors - 1 == last_usable
-    assert ext4_bytes(vm.system_disk, start * 512) > sectors * 512 - (4 << 20)
-
-
 def test_an_update_from_the_panel_keeps_the_data_partition(
     vm: VM, state: ResultDict, other: VM
 ) -> None:
@@ -535,6 +533,7 @@ def test_an_update_from_the_panel_keeps_the_data_partition(
     status, before = api(vm, state).api("GET", "/api/system/update/")
     assert status == 200, before
     assert (before["running"], before["good"]) == ("A", "A"), before
+    state["first_release"] = before["release"]
     path = updates.put_on_share(vm, state, next_out / "nasui-update.tar")
     powered_off = datetime.now(UTC)
     with other.paused():
@@ -565,6 +564,24 @@ def test_an_update_from_the_panel_keeps_the_data_partition(
     state["update_root"] = str(next_out / "nasui-root.ext4")
 
 
+def test_roll_back_returns_to_the_release_before(vm: VM, state: ResultDict, other: VM) -> None:
+    """*Roll back* boots the release in the other slot (the one before the update), on the same
+    probation, and keeps it once its panel answers; the data is there."""
+    client = api(vm, state)
+    first = state["first_release"]
+    offset = len(vm.console.read_text(errors="replace"))
+    with other.paused():
+        status, body = client.api("POST", "/api/system/update/roll-back/")
+        assert status == 202, body
+        seconds = updates.wait_restarted(vm, offset, first)
+    print(f"\nroll-back restart to /health/: {seconds:.1f}s")
+    updates.wait_console_after(vm, offset, f"slot A ({first}): kept", 300)
+    status, after = client.api("GET", "/api/system/update/")
+    assert (after["release"], after["running"], after["good"]) == (first, "A", "A"), after
+    assert (after["other_release"], after["can_roll_back"]) == (RELEASE, True), after
+    assert_reads_back(vm, state)
+
+
 def test_a_release_whose_panel_never_answers_falls_back(
     vm: VM, state: ResultDict, other: VM, tmp_path: Path
 ) -> None:
@@ -574,15 +591,41 @@ def test_a_release_whose_panel_never_answers_falls_back(
     path = updates.put_on_share(vm, state, update)
     with other.paused():
         offset = updates.apply(vm, state, path, health_seconds=120)
-        updates.wait_console_after(vm, offset, "slot A (broken): failed")
-        seconds = updates.wait_restarted(vm, len(vm.console.read_text(errors="replace")), RELEASE)
+        updates.wait_console_after(vm, offset, "slot B (broken): failed")
+        after_failure = len(vm.console.read_text(errors="replace"))
+        seconds = updates.wait_restarted(vm, after_failure, state["first_release"])
     print(f"\nfall-back to /health/: {seconds:.1f}s")
     status, after = api(vm, state).api("GET", "/api/system/update/")
     assert status == 200, after
-    assert (after["release"], after["running"], after["good"]) == (RELEASE, "B", "B"), after
+    first = state["first_release"]
+    assert (after["release"], after["running"], after["good"]) == (first, "A", "A"), after
     assert not after["last"]["kept"], after
     assert "did not answer within 120 s" in after["last"]["reason"], after
-    assert not after["can_roll_back"], after  # slot A holds the release that failed
+    assert not after["can_roll_back"], after  # slot B holds the release that failed
+    assert_reads_back(vm, state)
+
+
+def test_data_partition_grew_once(vm: VM) -> None:
+    """The first boot grew the data partition and its file system to the stick's end; no later
+    boot (reboot, update, roll-back, fall-back) grew either again. (The restore test checks the
+    sizes offline, once the box is off.)"""
+    first, *later = vm.boot_consoles()
+    match = re.search(r"data partition grown to (\d+) MiB", first)
+    assert match, "the first boot did not grow the data partition"
+    print(f"\n{match.group(0)}")
+    assert later, "the reboot test did not boot the VM again"
+    assert all("growing it" not in text for text in later), "a later boot grew it again"
+    # Nor its file system: the size check once read every file system over 2 GiB as 2 GiB (mawk's
+    # printf %d), so each boot ran resize2fs again.
+    assert all("data partition grown" not in text for text in later), "a later boot resized it"
+
+
+def assert_data_partition_fills_the_stick(vm: VM) -> None:
+    """Seen offline: the data partition and its file system end at the stick's end."""
+    start, sectors, last_usable = gpt_partition(vm.system_disk, 5)
+    assert last_usable == STICK_BYTES // 512 - 34  # the backup GPT moved to the stick's end
+    assert start + sectors - 1 == last_usable
+    assert ext4_bytes(vm.system_disk, start * 512) > sectors * 512 - (4 << 20)
 
 
 def test_a_config_backup_rebuilds_the_box_on_a_blank_stick(
@@ -596,6 +639,7 @@ def test_a_config_backup_rebuilds_the_box_on_a_blank_stick(
     reaches the backup box with its own key."""
     archive = config_backup.download(vm, state)
     vm.shutdown()
+    assert_data_partition_fills_the_stick(vm)  # the old stick, before it is replaced
     vm.new_stick()
     with other.paused():
         vm.start()

@@ -8,6 +8,7 @@ stays behind a certificate its web server will not use.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from nasui.validation import fail, refusal
@@ -37,12 +38,13 @@ def certificate_upload(*, certificate: bytes, key: bytes) -> certs.CertInfo:
     return info
 
 
-def certificate_self_signed(host: str | None = None) -> certs.CertInfo:
+def certificate_self_signed(
+    host: str | None = None, addresses: Sequence[str] = ()
+) -> certs.CertInfo:
     """A new self-signed certificate for this box's names (`host`'s when given: a host name
-    being set) and addresses, in service."""
-    pem, key = certs.self_signed(
-        selectors.box_names(host), selectors.box_addresses(), datetime.now(UTC)
-    )
+    being set) and addresses (with `addresses`: those being set), in service."""
+    every = list(dict.fromkeys([*selectors.box_addresses(), *addresses]))
+    pem, key = certs.self_signed(selectors.box_names(host), every, datetime.now(UTC))
     _serve(pem, key)
     return certs.read(pem)
 

@@ -91,7 +91,7 @@ def network_confirm(token: str, *, arrived_at: str | None) -> networkd.Network:
         )
     if not pending.confirm(selectors.data_dir(), token):
         raise fail("token", "This is not the token of the change waiting for a confirmation.")
-    _follow_host_name(network)
+    _follow_names(network)
     return network
 
 
@@ -136,8 +136,7 @@ def _keep_at_once(before: networkd.Network, network: networkd.Network, now: floa
         _apply_quietly(before, _names(before) if dns_changed else [])
         raise refusal(f"systemd refused the change, which was undone: {exc}") from exc
     pending.confirm(folder, token)
-    if network.hostname != before.hostname:
-        _follow_host_name(network)
+    _follow_names(network)
 
 
 def _undo(reason: str, names: list[str]) -> None:
@@ -167,10 +166,14 @@ def _names(*networks: networkd.Network | list[str]) -> list[str]:
     return sorted(found)
 
 
-def _follow_host_name(network: networkd.Network) -> None:
-    """A self-signed web certificate is made again when it does not name the box any more."""
+def _follow_names(network: networkd.Network) -> None:
+    """A self-signed web certificate is made again when it does not name the box's host name
+    or one of its new static addresses any more (an uploaded one is the user's to replace)."""
     if not runtime.applies():
         return
     current = certificate_selectors.certificate_current()
-    if current is not None and current.self_signed and network.hostname not in current.names:
-        certificate_services.certificate_self_signed(network.hostname)
+    if current is None or not current.self_signed:
+        return
+    static = selectors.static_addresses(network)
+    if any(name not in current.names for name in [network.hostname, *static]):
+        certificate_services.certificate_self_signed(network.hostname, static)

@@ -178,3 +178,19 @@ def test_the_page_changes_and_the_confirmation_page_keeps(admin_client, box) -> 
     )
     assert b"The new network settings are kept." in kept.content
     assert selectors.pending_change() is None
+
+
+def test_a_confirmed_static_address_gets_a_self_signed_certificate_again(box, settings) -> None:
+    from system.certificates import selectors as certificates
+    from system.certificates import services as certificate_services
+
+    settings.NASUI_WEB_SERVER = "none"  # no nginx to reload here
+    before = certificate_services.certificate_self_signed("nasui")
+    change = services.network_update(Network("nasui", (STATIC,)))
+    assert change.token
+    services.network_confirm(change.token, arrived_at="10.0.2.16")
+    after = certificates.certificate_current()
+    assert after is not None
+    assert after.fingerprint != before.fingerprint  # made again, for the box as it is now
+    services.network_update(Network("nasui", (STATIC,), ("10.0.2.3",)))  # DNS alone
+    assert certificates.certificate_current() == after  # it still names the box: kept
