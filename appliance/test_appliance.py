@@ -485,6 +485,7 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict, other: VM)
     network.wait_answers(vm, vm.new_address_url)
     status, kept = new.api("POST", "/api/system/network/confirm/", {"token": moved["token"]})
     assert status == 200, kept
+    assert kept["pending"] is None, kept
     powered_off = datetime.now(UTC)
     seconds = vm.shutdown()
     print(f"\nclean power-off: {seconds:.1f}s")

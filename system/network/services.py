@@ -27,6 +27,9 @@ from system.network.engine import networkd, pending
 log = logging.getLogger(__name__)
 GRACE_SECONDS = 60.0
 APPLY_DELAY_SECONDS = 2.0  # the answer leaves before its address may go
+# A confirmation can come through the new address while the worker still finishes applying the
+# change (networkd answers there before hostnamectl is done): it waits for that, this long.
+CONFIRM_WAIT_SECONDS = 20.0
 
 
 @dataclass(frozen=True)
@@ -77,7 +80,7 @@ def network_apply_pending(names: list[str]) -> bool:
 def network_confirm(token: str, *, arrived_at: str | None) -> networkd.Network:
     """Keep the change waiting for `token`; it must have come through one of the new static
     addresses (when the change sets some), which proves the box answers there."""
-    waiting = selectors.pending_change()
+    waiting = _in_force(selectors.pending_change(), CONFIRM_WAIT_SECONDS)
     if waiting is None:
         raise refusal("No network change is waiting for a confirmation (it may have been undone).")
     if not waiting.applied:
@@ -122,6 +125,15 @@ def files_of(network: networkd.Network) -> dict[str, str]:
         pending.SETTINGS: json.dumps(networkd.as_dict(network), indent=1),
         pending.HOSTNAME: f"{network.hostname}\n",
     }
+
+
+def _in_force(waiting: selectors.Pending | None, seconds: float) -> selectors.Pending | None:
+    """The pending change once the worker has applied it (or as it is after `seconds`)."""
+    limit = time.monotonic() + seconds
+    while waiting is not None and not waiting.applied and time.monotonic() < limit:
+        time.sleep(0.5)
+        waiting = selectors.pending_change()
+    return waiting
 
 
 def _keep_at_once(before: networkd.Network, network: networkd.Network, now: float) -> None:

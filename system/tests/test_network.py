@@ -194,3 +194,23 @@ def test_a_confirmed_static_address_gets_a_self_signed_certificate_again(box, se
     assert after.fingerprint != before.fingerprint  # made again, for the box as it is now
     services.network_update(Network("nasui", (STATIC,), ("10.0.2.3",)))  # DNS alone
     assert certificates.certificate_current() == after  # it still names the box: kept
+
+
+def test_a_confirmation_waits_for_the_worker_to_finish_applying(box, monkeypatch) -> None:
+    monkeypatch.setattr(services, "send", lambda *args: None)  # the worker has not run yet
+    change = services.network_update(Network("nasui", (STATIC,)), now=1000.0)
+    assert change.token
+    monkeypatch.setattr(services, "CONFIRM_WAIT_SECONDS", 0.6)
+    with pytest.raises(ValidationError, match="not in force yet"):
+        services.network_confirm(change.token, arrived_at="10.0.2.16")
+    real = selectors.pending_change
+    calls = iter(range(100))
+
+    def applied_on_the_second_look() -> selectors.Pending | None:
+        if next(calls) == 1:
+            services.network_apply_pending([NIC])  # the worker, meanwhile
+        return real()
+
+    monkeypatch.setattr(selectors, "pending_change", applied_on_the_second_look)
+    services.network_confirm(change.token, arrived_at="10.0.2.16")
+    assert real() is None
