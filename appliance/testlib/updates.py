@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from appliance.testlib.config import REPO, SMB_PASSWORD, SMB_SHARE, SMB_USER, ResultDict
-from appliance.testlib.panel import api
+from appliance.testlib.panel import api, rows
 from appliance.testlib.poll import poll
 from appliance.testlib.smb import smb_client
 from appliance.testlib.vm import VM
@@ -29,9 +29,10 @@ def put_on_share(vm: VM, state: ResultDict, update: Path) -> str:
     put = smb.run(SMB_SHARE, f"put {update} {update.name}", user=SMB_USER, password=SMB_PASSWORD,
                   timeout=COPY_TIMEOUT)  # fmt: skip
     assert put.ok, put.output
-    status, dataset = api(vm, state).api("GET", "/api/storage/datasets/tank%2Ffamily/")
-    assert status == 200, dataset
-    return f"{dataset['mountpoint']}/{update.name}"
+    status, shares = api(vm, state).api("GET", "/api/sharing/smb/shares/")
+    assert status == 200, shares
+    share = next(row for row in rows(shares) if row["name"] == SMB_SHARE)
+    return f"{share['path']}/{update.name}"  # the dataset's mountpoint
 
 
 def apply(vm: VM, state: ResultDict, path: str, health_seconds: int) -> int:
