@@ -247,6 +247,11 @@ EOF
     modprobe@fuse.service modprobe@drm.service modprobe@efi_pstore.service >/dev/null 2>&1
   # Pools' file systems are mounted by nasui-zfs-mount, which does not hold back local-fs.target.
   systemctl --root="$root" mask zfs-mount.service >/dev/null 2>&1
+  # zfs-share (`zfs share -a`: the sharenfs/sharesmb properties, which the panel does not use; it
+  # writes its own exports) closed an ordering cycle with nfs-server (after zfs.target, which
+  # waits for zfs-share, which waits for nfs-server): at every boot systemd broke it by dropping
+  # one of the three jobs, nfs-server's own start among them.
+  systemctl --root="$root" mask zfs-share.service >/dev/null 2>&1
   systemctl --root="$root" enable systemd-networkd.service zfs-import-scan.service \
     nasui-zfs-mount.service zfs.target zfs-import.target nasui-network.service nasui-setup.service \
     nasui-web.service \
