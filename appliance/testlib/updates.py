@@ -12,7 +12,7 @@ from pathlib import Path
 from appliance.testlib.config import REPO, SMB_PASSWORD, SMB_SHARE, SMB_USER, ResultDict
 from appliance.testlib.panel import api, rows
 from appliance.testlib.poll import poll
-from appliance.testlib.smb import smb_client
+from appliance.testlib.smb import SMB_WAIT, smb_client
 from appliance.testlib.vm import VM
 
 CACHE = Path(
@@ -26,8 +26,14 @@ RESTART_TIMEOUT = 900  # writing 1.5 GiB, the restart, a boot (two when it falls
 def put_on_share(vm: VM, state: ResultDict, update: Path) -> str:
     """Copy `update` onto the family share as its user; its path on the box."""
     smb = smb_client(vm)
-    put = smb.run(SMB_SHARE, f"put {update} {update.name}", user=SMB_USER, password=SMB_PASSWORD,
-                  timeout=COPY_TIMEOUT)  # fmt: skip
+    # Right after a restart smbd may not answer yet (nasui-smb starts it after /health/).
+    put = poll(
+        lambda: smb.run(SMB_SHARE, f"put {update} {update.name}", user=SMB_USER,
+                        password=SMB_PASSWORD, timeout=COPY_TIMEOUT),
+        lambda result: result.ok,
+        SMB_WAIT,
+        step=5,
+    )  # fmt: skip
     assert put.ok, put.output
     status, shares = api(vm, state).api("GET", "/api/sharing/smb/shares/")
     assert status == 200, shares
