@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 
 def write_if_changed(path: Path | str, text: str, *, mode: int = 0o600) -> bool:
@@ -45,3 +47,12 @@ def _fsync_directory(directory: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def read_json_object(path: Path) -> dict[str, Any] | None:
+    """The JSON object in `path`, or None (no file, not JSON, or not an object)."""
+    try:
+        value = json.loads(path.read_text())
+    except (FileNotFoundError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None

@@ -19,7 +19,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from nasui.lib.files import write_atomic
+from nasui.lib.files import read_json_object, write_atomic
 
 FOLDER = "network"
 PREVIOUS = "previous"
@@ -62,7 +62,7 @@ def stage(data_dir: Path, files: Mapping[str, str], *, now: float, grace: float)
 
 def pending(data_dir: Path) -> dict[str, object] | None:
     """The pending mark (token, deadline), or None when the files in force are confirmed."""
-    return _json_object(folder(data_dir) / MARK)
+    return read_json_object(folder(data_dir) / MARK)
 
 
 def note(data_dir: Path, **fields: object) -> None:
@@ -80,7 +80,7 @@ def remember(data_dir: Path, reason: str, at: float) -> None:
 
 def last_undone(data_dir: Path) -> dict[str, object] | None:
     """What `remember` kept, or None."""
-    return _json_object(folder(data_dir) / LAST)
+    return read_json_object(folder(data_dir) / LAST)
 
 
 def confirm(data_dir: Path, token: str) -> bool:
@@ -107,15 +107,6 @@ def revert(data_dir: Path, *, now: float | None = None) -> bool:
     (folder(data_dir) / MARK).unlink(missing_ok=True)
     shutil.rmtree(previous, ignore_errors=True)
     return True
-
-
-def _json_object(path: Path) -> dict[str, object] | None:
-    """The JSON object in `path`, or None (no file, or not an object)."""
-    try:
-        value = json.loads(path.read_text())
-    except (FileNotFoundError, ValueError):
-        return None
-    return value if isinstance(value, dict) else None
 
 
 def _kept(here: Path) -> list[Path]:

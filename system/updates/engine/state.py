@@ -13,7 +13,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from nasui.lib.files import write_atomic
+from nasui.lib.files import read_json_object, write_atomic
 
 FOLDER = "update"
 TRIAL, LAST, SLOTS = "trial.json", "last.json", "slots.json"
@@ -47,7 +47,7 @@ def folder(data_dir: Path) -> Path:
 
 def trial(data_dir: Path) -> Trial | None:
     """The trial boot under way, or None."""
-    data = _read(folder(data_dir) / TRIAL)
+    data = read_json_object(folder(data_dir) / TRIAL)
     return Trial(**data) if isinstance(data, dict) else None
 
 
@@ -71,26 +71,19 @@ def cancel(data_dir: Path) -> None:
 
 def last(data_dir: Path) -> Outcome | None:
     """How the last trial ended, or None."""
-    data = _read(folder(data_dir) / LAST)
+    data = read_json_object(folder(data_dir) / LAST)
     return Outcome(**data) if isinstance(data, dict) else None
 
 
 def slots(data_dir: Path) -> dict[str, str]:
     """The release each slot is known to hold."""
-    data = _read(folder(data_dir) / SLOTS)
+    data = read_json_object(folder(data_dir) / SLOTS)
     return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
 
 def note_slot(data_dir: Path, slot: str, release: str) -> None:
     """Remember that `slot` holds `release`."""
     _write(folder(data_dir) / SLOTS, {**slots(data_dir), slot: release})
-
-
-def _read(path: Path) -> object:
-    try:
-        return json.loads(path.read_text())
-    except (FileNotFoundError, ValueError):
-        return None
 
 
 def _write(path: Path, data: object) -> None:
