@@ -55,9 +55,9 @@ def bench_cli(pool: str, disk: str | None) -> None:
 
     calls: list[Sequence[str]] = []
 
-    def counting(argv: Sequence[str], *, timeout: float) -> CommandResult:
+    def counting(argv: Sequence[str], *, timeout: float, stdin: str | None = None) -> CommandResult:
         calls.append(list(argv))
-        return subprocess_runner(argv, timeout=timeout)
+        return subprocess_runner(argv, timeout=timeout, stdin=stdin)
 
     engine = CliZfsEngine(counting)
     if disk and pool not in {p.name for p in engine.list_pools()}:

@@ -153,7 +153,7 @@ def test_a_zfs_failure_is_a_503_with_the_engines_words(api, admin_client, monkey
     from storage.zfs.cli import CliZfsEngine
     from storage.zfs.runner import CommandResult
 
-    def no_module(argv, *, timeout):
+    def no_module(argv, *, timeout, stdin=None):
         return CommandResult(tuple(argv), 1, "", "The ZFS modules are not loaded.\n")
 
     monkeypatch.setattr("storage.pools.selectors.get_engine", lambda: CliZfsEngine(no_module))

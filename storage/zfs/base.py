@@ -177,8 +177,10 @@ class ZfsEngine(Protocol):
         """Properties of one dataset with their sources (all when none are named)."""
         ...
 
-    def create_dataset(self, name: str, *, properties: Mapping[str, str] | None = None) -> None:
-        """Create a file system."""
+    def create_dataset(
+        self, name: str, *, properties: Mapping[str, str] | None = None, key: str | None = None
+    ) -> None:
+        """Create a file system; `key` is the new encryption root's passphrase or hex key."""
         ...
 
     def create_zvol(
@@ -189,8 +191,28 @@ class ZfsEngine(Protocol):
         volblocksize: int | None = None,
         sparse: bool = False,
         properties: Mapping[str, str] | None = None,
+        key: str | None = None,
     ) -> None:
-        """Create a zvol, thick (refreservation) or sparse."""
+        """Create a zvol, thick (refreservation) or sparse; `key` as create_dataset's."""
+        ...
+
+    def load_key(self, name: str, key: str | None = None, *, recursive: bool = False) -> None:
+        """Unlock: load the key (typed, or from its file when None) and mount what it opens."""
+        ...
+
+    def unload_key(self, name: str, *, recursive: bool = False) -> None:
+        """Lock: unmount and unload the key (DatasetBusy while something holds it open)."""
+        ...
+
+    def change_key(
+        self,
+        name: str,
+        *,
+        key_format: str | None = None,
+        key_location: str | None = None,
+        key: str | None = None,
+    ) -> None:
+        """A new key, format or location for an unlocked encryption root (data stays as is)."""
         ...
 
     def set_properties(self, name: str, properties: Mapping[str, str]) -> None:

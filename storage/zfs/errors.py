@@ -123,6 +123,22 @@ class MountpointNotEmpty(ZfsError):
     """The new pool's or dataset's mountpoint directory already holds files."""
 
 
+class WrongKey(ZfsError):
+    """The passphrase or key does not open the encryption root."""
+
+
+class KeyAlreadyLoaded(ZfsError):
+    """The dataset's key is loaded already: it is unlocked."""
+
+
+class KeyNotLoaded(ZfsError):
+    """The dataset is locked: its key (or its encryption root's) is not loaded."""
+
+
+class NotAnEncryptionRoot(ZfsError):
+    """Keys are loaded, unloaded and changed on an encryption root, and this is not one."""
+
+
 class PermissionDenied(ZfsError):
     """The caller may not run this command (not root, delegation missing)."""
 
@@ -136,6 +152,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], type[ZfsError]], ...] = tuple(
         (r"permission denied|must be (run as )?root", PermissionDenied),
         (r"pool already exists|pool with that name already exists", PoolExists),
         (r"dataset already exists", DatasetExists),
+        (r"incorrect key provided", WrongKey),
+        (r"key already loaded", KeyAlreadyLoaded),
+        (r"keys must be loaded for encryption root|is not encrypted\.", NotAnEncryptionRoot),
+        (r"key already unloaded|key (is )?not loaded|key unavailable", KeyNotLoaded),
         (r"mountpoint .* exists and is not empty", MountpointNotEmpty),
         (r"is part of (active|exported|potentially active) pool|is in use", DeviceInUse),
         (r"contains a (file system|filesystem)|device or resource busy", DeviceInUse),
@@ -145,6 +165,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], type[ZfsError]], ...] = tuple(
         (r"has children|use '-r' to destroy", HasChildren),
         (r"pool is busy", PoolBusy),
         (r"dataset is busy|target is busy|volume is busy|filesystem is busy", DatasetBusy),
+        (r"'[^']+' is busy", DatasetBusy),  # Key unload error: 'tank/secret' is busy.
         (r"no such pool|cannot import '.*': no such pool available", PoolNotFound),
         (r"no pools available to import", PoolNotFound),
         (r"dataset does not exist|no such dataset", DatasetNotFound),

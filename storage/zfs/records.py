@@ -190,6 +190,11 @@ class Dataset:
     readonly: bool = False
     sync: str = "standard"
     comment: str = ""  # the nasui:comment user property
+    encryption: str = "off"  # off or the cipher (aes-256-gcm for encryption=on)
+    encryption_root: str = ""  # the dataset whose key this one uses ("" when not encrypted)
+    key_status: str = ""  # available or unavailable ("" when not encrypted)
+    key_format: str = ""  # passphrase, hex or raw ("" when not encrypted)
+    key_location: str = ""  # prompt or file:///... (set on encryption roots only)
 
     @property
     def pool(self) -> str:
@@ -200,6 +205,21 @@ class Dataset:
     def is_volume(self) -> bool:
         """True for a zvol."""
         return self.type == "volume"
+
+    @property
+    def encrypted(self) -> bool:
+        """True when ZFS encrypts this dataset's data."""
+        return self.encryption != "off"
+
+    @property
+    def locked(self) -> bool:
+        """Encrypted with its key not loaded: nothing can be read, mounted or served."""
+        return self.encrypted and self.key_status == "unavailable"
+
+    @property
+    def is_encryption_root(self) -> bool:
+        """True when this dataset holds the key its encrypted descendants inherit."""
+        return self.encrypted and self.encryption_root == self.name
 
     @property
     def sparse(self) -> bool | None:

@@ -24,19 +24,34 @@ class CommandResult:
 class Runner(Protocol):
     """Runs one command; implementations must not use a shell."""
 
-    def __call__(self, argv: Sequence[str], *, timeout: float) -> CommandResult:
-        """Run argv and return its result (a non-zero exit is not an exception here)."""
+    def __call__(
+        self, argv: Sequence[str], *, timeout: float, stdin: str | None = None
+    ) -> CommandResult:
+        """Run argv (with `stdin` as its input, for a key) and return its result (a non-zero
+        exit is not an exception here)."""
         ...
 
 
-def subprocess_runner(argv: Sequence[str], *, timeout: float) -> CommandResult:
-    """Run argv with subprocess (no shell), C locale, killed after `timeout` seconds."""
+def subprocess_runner(
+    argv: Sequence[str], *, timeout: float, stdin: str | None = None
+) -> CommandResult:
+    """Run argv with subprocess (no shell), C locale, killed after `timeout` seconds.
+
+    A key or passphrase goes in as `stdin`, never in argv, where any process could read it.
+    """
     args = [str(a) for a in argv]
     # The C locale keeps the output the parsers expect (decimal points, English messages).
     env = {**os.environ, "LC_ALL": "C", "LANG": "C"}
     try:
         proc = subprocess.run(
-            args, capture_output=True, text=True, timeout=timeout, check=False, env=env
+            args,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+            env=env,
+            input=stdin,
+            stdin=None if stdin is not None else subprocess.DEVNULL,
         )
     except FileNotFoundError as exc:
         raise ZfsUnavailable(f"{args[0]} not found: is OpenZFS installed?", argv=args) from exc
@@ -57,12 +72,16 @@ class ScriptedRunner:
     responses: dict[tuple[str, ...], str | CommandResult] = field(default_factory=dict)
     calls: list[tuple[str, ...]] = field(default_factory=list)
     timeouts: list[float] = field(default_factory=list)
+    inputs: list[str | None] = field(default_factory=list)  # each call's stdin, in call order
 
-    def __call__(self, argv: Sequence[str], *, timeout: float) -> CommandResult:
+    def __call__(
+        self, argv: Sequence[str], *, timeout: float, stdin: str | None = None
+    ) -> CommandResult:
         """Record the call and return the scripted answer."""
         args = tuple(argv)
         self.calls.append(args)
         self.timeouts.append(timeout)
+        self.inputs.append(stdin)
         matches = [p for p in self.responses if args[: len(p)] == p]
         if not matches:
             return CommandResult(args, 0, "", "")

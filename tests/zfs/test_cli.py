@@ -93,9 +93,9 @@ def test_settle_reports_a_missing_pool(fixture_text: Callable[[str], str]) -> No
 
 
 def test_list_all_datasets_is_one_zfs_list_without_a_root(
-    fixture_text: Callable[[str], str],
+    zfs_list_tank: str,
 ) -> None:
-    engine, runner = engine_with({("zfs", "list"): fixture_text("zfs_list_tank.txt")})
+    engine, runner = engine_with({("zfs", "list"): zfs_list_tank})
     found = engine.list_all_datasets()
     assert found[0].name == "tank"
     assert len(runner.calls) == 1
@@ -105,8 +105,8 @@ def test_list_all_datasets_is_one_zfs_list_without_a_root(
     assert argv[-2:] == ("-t", "filesystem,volume"), "no root named: every pool"
 
 
-def test_datasets_carry_the_time_they_were_read(fixture_text: Callable[[str], str]) -> None:
-    runner = ScriptedRunner(responses={("zfs", "list"): fixture_text("zfs_list_tank.txt")})
+def test_datasets_carry_the_time_they_were_read(zfs_list_tank: str) -> None:
+    runner = ScriptedRunner(responses={("zfs", "list"): zfs_list_tank})
     engine = CliZfsEngine(runner, clock=lambda: 1_800_000_000.5)
     assert {d.figures_read_at for d in engine.list_datasets("tank")} == {1_800_000_000.5}
 
@@ -247,26 +247,26 @@ def test_it_refuses_bad_property_names_and_values() -> None:
     assert runner.calls == []
 
 
-def test_it_lists_a_pool_with_one_zfs_list(fixture_text: Callable[[str], str]) -> None:
-    engine, runner = engine_with({("zfs", "list"): fixture_text("zfs_list_tank.txt")})
+def test_it_lists_a_pool_with_one_zfs_list(zfs_list_tank: str) -> None:
+    engine, runner = engine_with({("zfs", "list"): zfs_list_tank})
     datasets = engine.list_datasets("tank")
 
     assert len(runner.calls) == 1
     assert runner.last[:4] == ("zfs", "list", "-H", "-p")
     assert runner.last[-2:] == ("-r", "tank")
-    assert len(datasets) == len(fixture_text("zfs_list_tank.txt").splitlines())
+    assert len(datasets) == len(zfs_list_tank.splitlines())
 
 
-def test_it_grows_a_zvol(fixture_text: Callable[[str], str]) -> None:
-    line = next(ln for ln in fixture_text("zfs_list_tank.txt").splitlines() if "tank/thin\t" in ln)
+def test_it_grows_a_zvol(zfs_list_tank: str) -> None:
+    line = next(ln for ln in zfs_list_tank.splitlines() if "tank/thin\t" in ln)
     engine, runner = engine_with({("zfs", "list"): line + "\n"})
     engine.grow_zvol("tank/thin", 256 << 20)
 
     assert runner.last == ("zfs", "set", f"volsize={256 << 20}", "tank/thin")
 
 
-def test_it_refuses_to_shrink_a_zvol(fixture_text: Callable[[str], str]) -> None:
-    line = next(ln for ln in fixture_text("zfs_list_tank.txt").splitlines() if "tank/thin\t" in ln)
+def test_it_refuses_to_shrink_a_zvol(zfs_list_tank: str) -> None:
+    line = next(ln for ln in zfs_list_tank.splitlines() if "tank/thin\t" in ln)
     engine, runner = engine_with({("zfs", "list"): line + "\n"})
 
     with pytest.raises(VolumeShrink):
@@ -385,7 +385,9 @@ class BusyThenFree:
         self.busy = busy
         self.calls: list[tuple[str, ...]] = []
 
-    def __call__(self, argv: Sequence[str], *, timeout: float) -> CommandResult:
+    def __call__(
+        self, argv: Sequence[str], *, timeout: float, stdin: str | None = None
+    ) -> CommandResult:
         self.calls.append(tuple(argv))
         if tuple(argv[:2]) == ("zfs", "destroy") and self.busy:
             self.busy -= 1

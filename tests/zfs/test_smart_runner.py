@@ -81,7 +81,7 @@ def test_a_test_the_disk_refuses_is_an_error() -> None:
 
 
 def _raising(exc: Exception) -> Runner:
-    def run(argv: Sequence[str], *, timeout: float) -> CommandResult:
+    def run(argv: Sequence[str], *, timeout: float, stdin: str | None = None) -> CommandResult:
         raise exc
 
     return run

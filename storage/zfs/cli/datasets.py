@@ -35,7 +35,9 @@ class DatasetCommands:
     _clock: Callable[[], float]
     _sleep: Callable[[float], None]
 
-    def run(self, argv: Sequence[str], *, timeout: float | None = None) -> CommandResult:
+    def run(
+        self, argv: Sequence[str], *, timeout: float | None = None, stdin: str | None = None
+    ) -> CommandResult:
         raise NotImplementedError  # provided by the engine
 
     def _out(self, *argv: str, timeout: float | None = None) -> str:
@@ -74,10 +76,13 @@ class DatasetCommands:
         argv = ["zfs", "get", "-H", "-p", "-o", "name,property,value,source", props, name]
         return parse.parse_zfs_get(self._out(*argv)).get(name, {})
 
-    def create_dataset(self, name: str, *, properties: Mapping[str, str] | None = None) -> None:
-        """`zfs create [-o k=v]... NAME`."""
+    def create_dataset(
+        self, name: str, *, properties: Mapping[str, str] | None = None, key: str | None = None
+    ) -> None:
+        """`zfs create [-o k=v]... NAME`; `key` (encryption with keylocation=prompt) on stdin."""
         check_dataset_name(name)
-        self.run(["zfs", "create", *property_args("-o", properties or {}), name])
+        argv = ["zfs", "create", *property_args("-o", properties or {}), name]
+        self.run(argv, stdin=None if key is None else key + "\n")
 
     def zvol_argv(
         self,
@@ -112,12 +117,13 @@ class DatasetCommands:
         volblocksize: int | None = None,
         sparse: bool = False,
         properties: Mapping[str, str] | None = None,
+        key: str | None = None,
     ) -> None:
-        """Create a zvol: thick (with refreservation) unless sparse."""
+        """Create a zvol: thick (with refreservation) unless sparse; `key` as create_dataset's."""
         argv = self.zvol_argv(
             name, size=size, volblocksize=volblocksize, sparse=sparse, properties=properties
         )
-        self.run(argv)
+        self.run(argv, stdin=None if key is None else key + "\n")
 
     def set_properties(self, name: str, properties: Mapping[str, str]) -> None:
         """`zfs set k=v ... NAME` (one command, so all or nothing)."""

@@ -30,7 +30,9 @@ class DiskCommands:
     def pool_status(self, name: str) -> PoolStatus:
         raise NotImplementedError  # provided by the engine
 
-    def run(self, argv: Sequence[str], *, timeout: float | None = None) -> CommandResult:
+    def run(
+        self, argv: Sequence[str], *, timeout: float | None = None, stdin: str | None = None
+    ) -> CommandResult:
         raise NotImplementedError  # provided by the engine
 
     def offline_disk(self, pool: str, disk: str, *, temporary: bool = False) -> None:

@@ -23,6 +23,7 @@ from storage.zfs.base import (
 )
 from storage.zfs.cli.datasets import DatasetCommands
 from storage.zfs.cli.disks import DiskCommands
+from storage.zfs.cli.keys import KeyCommands
 from storage.zfs.cli.snapshots import SnapshotCommands
 from storage.zfs.errors import (
     InvalidProperty,
@@ -41,7 +42,7 @@ ARCSTATS_PATH = "/proc/spl/kstat/zfs/arcstats"
 _GUID = re.compile(r"\d{1,20}")
 
 
-class CliZfsEngine(DatasetCommands, SnapshotCommands, DiskCommands):
+class CliZfsEngine(DatasetCommands, SnapshotCommands, DiskCommands, KeyCommands):
     """ZfsEngine over the OpenZFS command-line tools."""
 
     compresses_on_write = True  # OpenZFS compresses each record as it writes it
@@ -67,9 +68,11 @@ class CliZfsEngine(DatasetCommands, SnapshotCommands, DiskCommands):
         self._sleep = sleep
 
     # -- plumbing --------------------------------------------------------------------------
-    def run(self, argv: Sequence[str], *, timeout: float | None = None) -> CommandResult:
+    def run(
+        self, argv: Sequence[str], *, timeout: float | None = None, stdin: str | None = None
+    ) -> CommandResult:
         """Run a command; a non-zero exit raises the classified ZfsError."""
-        result = self._runner(list(argv), timeout=timeout or self._timeout)
+        result = self._runner(list(argv), timeout=timeout or self._timeout, stdin=stdin)
         if result.returncode != 0:
             raise classify(result.argv or tuple(argv), result.returncode, result.stderr)
         return result

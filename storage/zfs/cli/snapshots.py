@@ -21,7 +21,9 @@ HOLDS_BATCH = 500  # snapshots per `zfs holds` command
 class SnapshotCommands:
     """list/create/destroy/rollback/clone/diff/hold of snapshots through `zfs`."""
 
-    def run(self, argv: Sequence[str], *, timeout: float | None = None) -> CommandResult:
+    def run(
+        self, argv: Sequence[str], *, timeout: float | None = None, stdin: str | None = None
+    ) -> CommandResult:
         raise NotImplementedError  # provided by the engine
 
     def _out(self, *argv: str, timeout: float | None = None) -> str:

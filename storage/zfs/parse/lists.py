@@ -36,6 +36,8 @@ POOL_COLUMNS = (
     "altroot",
     "ashift",
 )
+# Last, so a listing captured before them still parses with the columns it was taken with.
+ENCRYPTION_COLUMNS = ("encryption", "encryptionroot", "keystatus", "keyformat", "keylocation")
 DATASET_COLUMNS = (
     "name",
     "type",
@@ -63,6 +65,7 @@ DATASET_COLUMNS = (
     "readonly",
     "sync",
     COMMENT_PROPERTY,
+    *ENCRYPTION_COLUMNS,
 )
 
 
@@ -145,7 +148,24 @@ def _dataset(row: dict[str, str], read_at: float) -> Dataset:
         readonly=parse_bool(row.get("readonly", "off")) is True,
         sync=row.get("sync", "standard"),
         comment="" if comment == "-" else comment,
+        **_encryption(row),
     )
+
+
+def _encryption(row: dict[str, str]) -> dict[str, str]:
+    """The Dataset's encryption fields; ZFS prints "-" or "none" where they do not apply."""
+
+    def field(key: str) -> str:
+        value = row.get(key, "-")
+        return "" if value in ("-", "none") else value
+
+    return {
+        "encryption": row.get("encryption", "off"),
+        "encryption_root": field("encryptionroot"),
+        "key_status": field("keystatus"),
+        "key_format": field("keyformat"),
+        "key_location": field("keylocation"),
+    }
 
 
 def parse_zfs_get(text: str) -> dict[str, dict[str, PropertyValue]]:

@@ -21,7 +21,7 @@ from storage.zfs.errors import (
     ZfsError,
 )
 from storage.zfs.names import check_dataset_name
-from storage.zfs.sandbox import busy, figures, props, snapshots
+from storage.zfs.sandbox import busy, crypt, figures, props, snapshots
 from storage.zfs.sandbox.memo import LISTINGS
 from storage.zfs.sandbox.names import split_name
 from storage.zfs.sandbox.proptable import property_table
@@ -108,13 +108,20 @@ class DatasetOps:
             raise ZfsError(f"cannot create '{name}': parent is not a filesystem")
         return tree, rel
 
-    def create_dataset(self, name: str, *, properties: Mapping[str, str] | None = None) -> None:
+    def create_dataset(
+        self, name: str, *, properties: Mapping[str, str] | None = None, key: str | None = None
+    ) -> None:
         """Create a file system (a directory holding users' files)."""
-        local = _normalized(properties or {}, props.FILESYSTEM)
+        wanted, given = crypt.split(properties or {})
+        local = _normalized(given, props.FILESYSTEM)
         with self._state.transaction() as state:
             tree, rel = self._parent_for_new(state, name)
-            _check_new_reservation(tree, tree.parent(rel) or "", local, name)
-            tree.datasets[rel] = _record(props.FILESYSTEM, local, self._clock())
+            parent = tree.parent(rel) or ""
+            _check_new_reservation(tree, parent, local, name)
+            record = _record(props.FILESYSTEM, local, self._clock())
+            tree.datasets[rel] = _with_crypt(
+                record, crypt.new_record(tree, parent, wanted, key, name)
+            )
             tree.data_path(rel).mkdir(parents=True, exist_ok=True)
 
     def create_zvol(
@@ -125,9 +132,10 @@ class DatasetOps:
         volblocksize: int | None = None,
         sparse: bool = False,
         properties: Mapping[str, str] | None = None,
+        key: str | None = None,
     ) -> None:
         """Create a zvol: a sparse file of `size` bytes, thick (refreservation) unless sparse."""
-        given = dict(properties or {})
+        wanted, given = crypt.split(properties or {})
         if volblocksize:
             given["volblocksize"] = str(volblocksize)
         given["volsize"] = str(size)
@@ -139,8 +147,12 @@ class DatasetOps:
             local.setdefault("refreservation", local["volsize"])
         with self._state.transaction() as state:
             tree, rel = self._parent_for_new(state, name)
-            _check_new_reservation(tree, tree.parent(rel) or "", local, name)
-            tree.datasets[rel] = _record(props.VOLUME, local, self._clock())
+            parent = tree.parent(rel) or ""
+            _check_new_reservation(tree, parent, local, name)
+            record = _record(props.VOLUME, local, self._clock())
+            tree.datasets[rel] = _with_crypt(
+                record, crypt.new_record(tree, parent, wanted, key, name)
+            )
             path = tree.data_path(rel)
             _sparse_file(path, size)
 
@@ -250,6 +262,11 @@ def _check_no_dependents(
 
 def _record(kind: str, local: dict[str, str], now: float) -> dict[str, Any]:
     return {"type": kind, "props": local, "created": now, "usage": {}}
+
+
+def _with_crypt(record: dict[str, Any], crypt_record: dict[str, Any] | None) -> dict[str, Any]:
+    """The dataset's record with its encryption state, when it is encrypted."""
+    return record if crypt_record is None else {**record, "crypt": crypt_record}
 
 
 def _normalized(given: Mapping[str, str], kind: str) -> dict[str, str]:

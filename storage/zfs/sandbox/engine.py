@@ -38,6 +38,7 @@ from storage.zfs.sandbox.cache import BlockCache
 from storage.zfs.sandbox.datasets import DatasetOps
 from storage.zfs.sandbox.disk_ops import DiskOps
 from storage.zfs.sandbox.disks import DiskShelf, SandboxDisk
+from storage.zfs.sandbox.keys import KeyOps
 from storage.zfs.sandbox.receiving import ReceiveOps
 from storage.zfs.sandbox.replica import ReplicaReads
 from storage.zfs.sandbox.rescan import Progress, RescanResult, scan_pool, simulate, store
@@ -54,7 +55,7 @@ ROOT_FS_DEFAULTS = {"compression": "lz4", "atime": "off"}
 _IMPORT_ACTION = "The pool can be imported using its name or numeric identifier."
 
 
-class SandboxZfsEngine(DatasetOps, SnapshotOps, DiskOps, ReplicaReads, SendOps, ReceiveOps):
+class SandboxZfsEngine(DatasetOps, SnapshotOps, DiskOps, ReplicaReads, SendOps, ReceiveOps, KeyOps):
     """ZfsEngine over files under `root`: disks are sparse images, datasets are directories."""
 
     # Files are written as they come; their compression is only computed by the next rescan,

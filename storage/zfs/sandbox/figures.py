@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from storage.zfs.base import COMMENT_PROPERTY, Dataset, Pool
-from storage.zfs.sandbox import dedup, health, layout, props
+from storage.zfs.sandbox import crypt, dedup, health, layout, props
 from storage.zfs.sandbox.tree import PoolTree
 
 
@@ -209,4 +209,20 @@ def dataset(tree: PoolTree, calc: SpaceCalculator, rel: str) -> Dataset:
         readonly=tree.value(rel, "readonly") == "on",
         sync=tree.value(rel, "sync"),
         comment=comment[0] if comment else "",
+        **_encryption(tree, rel),
     )
+
+
+def _encryption(tree: PoolTree, rel: str) -> dict[str, str]:
+    """The Dataset's encryption fields, as `zfs list` shows them."""
+    root = crypt.root_of(tree, rel)
+    if root is None:
+        return {}
+    own, keys = tree.datasets[rel]["crypt"], tree.datasets[root]["crypt"]
+    return {
+        "encryption": own["cipher"],
+        "encryption_root": tree.full_name(root),
+        "key_status": "available" if keys.get("loaded") else "unavailable",
+        "key_format": keys["format"],
+        "key_location": keys["location"] if root == rel else "",
+    }

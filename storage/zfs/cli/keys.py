@@ -1,0 +1,81 @@
+"""Encryption key commands of the `cli` engine (a mixin of CliZfsEngine).
+
+A passphrase or hex key always goes to `zfs` on its standard input (keylocation=prompt), never
+in its arguments, where `ps` and the panel's job records would show it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from storage.zfs.argv import property_args
+from storage.zfs.errors import ZfsError
+from storage.zfs.names import check_dataset_name
+from storage.zfs.parse.lists import split_rows
+from storage.zfs.runner import CommandResult
+
+_MOUNT_COLUMNS = ("name", "canmount", "mounted", "keystatus")
+
+
+class KeyCommands:
+    """Load, unload and change the keys of encrypted datasets and zvols, through `zfs`."""
+
+    def run(
+        self, argv: Sequence[str], *, timeout: float | None = None, stdin: str | None = None
+    ) -> CommandResult:
+        raise NotImplementedError  # provided by the engine
+
+    def _out(self, *argv: str, timeout: float | None = None) -> str:
+        raise NotImplementedError  # provided by the engine
+
+    def load_key(self, name: str, key: str | None = None, *, recursive: bool = False) -> None:
+        """`zfs load-key [-r] NAME`, then mount what the key opened.
+
+        `key` is the passphrase or hex key of a root whose keylocation is prompt; None reads
+        each root's own keylocation (a key file). WrongKey, KeyAlreadyLoaded name the refusal.
+        """
+        check_dataset_name(name)
+        self.run(["zfs", "load-key", *(["-r"] if recursive else []), name], stdin=_line(key))
+        self.mount_tree(name)
+
+    def unload_key(self, name: str, *, recursive: bool = False) -> None:
+        """Unmount NAME's file systems, then `zfs unload-key [-r] NAME` (DatasetBusy if in use)."""
+        check_dataset_name(name)
+        self._unmount(name)
+        self.run(["zfs", "unload-key", *(["-r"] if recursive else []), name])
+
+    def change_key(
+        self,
+        name: str,
+        *,
+        key_format: str | None = None,
+        key_location: str | None = None,
+        key: str | None = None,
+    ) -> None:
+        """`zfs change-key [-o keyformat=F] [-o keylocation=L] NAME`, the new key on stdin."""
+        check_dataset_name(name)
+        options = {"keyformat": key_format, "keylocation": key_location}
+        chosen = {k: v for k, v in options.items() if v is not None}
+        argv = ["zfs", "change-key", *property_args("-o", chosen), name]
+        self.run(argv, stdin=_line(key))
+
+    def mount_tree(self, name: str) -> None:
+        """Mount every file system under NAME that should be and can be (parents first)."""
+        argv = ["zfs", "list", "-H", "-o", ",".join(_MOUNT_COLUMNS), "-t", "filesystem", "-r"]
+        for row in split_rows(self._out(*argv, name), _MOUNT_COLUMNS):
+            opened = row["keystatus"] != "unavailable"
+            if row["canmount"] == "on" and row["mounted"] == "no" and opened:
+                self.run(["zfs", "mount", row["name"]])
+
+    def _unmount(self, name: str) -> None:
+        """`zfs unmount NAME` (its descendants too); a zvol or an unmounted one is left as is."""
+        try:
+            self.run(["zfs", "unmount", name])
+        except ZfsError as exc:
+            if "not currently mounted" not in exc.stderr and "not a filesystem" not in exc.stderr:
+                raise
+
+
+def _line(key: str | None) -> str | None:
+    """The key as zfs reads it from a pipe: one line."""
+    return None if key is None else key + "\n"

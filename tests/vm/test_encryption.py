@@ -1,0 +1,147 @@
+"""Encryption on real OpenZFS through the cli engine: create, lock, unlock, change the key.
+
+tests/zfs/test_sandbox_encryption.py runs the same flows on the sandbox engine; the refusals'
+words seen here are kept in the run's out directory (encryption_messages.json) for it.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from vmhelpers import OUT
+
+from storage.zfs.base import PoolLayout
+from storage.zfs.cli import CliZfsEngine
+from storage.zfs.errors import (
+    DatasetBusy,
+    KeyAlreadyLoaded,
+    KeyNotLoaded,
+    NotAnEncryptionRoot,
+    WrongKey,
+    ZfsError,
+)
+
+POOL = "cryptpool"
+PASSPHRASE = "correct horse battery"
+MESSAGES: dict[str, str] = {}
+ROOT = {"encryption": "on", "keyformat": "passphrase", "keylocation": "prompt"}
+
+
+@pytest.fixture(scope="module")
+def pool(module_pool: Callable[..., str], all_disks: list[str]) -> Iterator[str]:
+    """One disk for the module's datasets; the refusals' words are saved at the end."""
+    yield module_pool(POOL, PoolLayout.single("stripe", all_disks[6:7]))
+    if OUT.is_dir():
+        (OUT / "encryption_messages.json").write_text(json.dumps(MESSAGES, indent=2))
+
+
+@pytest.fixture
+def vault(pool: str, engine: CliZfsEngine, request: pytest.FixtureRequest) -> Iterator[str]:
+    """A fresh passphrase encryption root with an inheriting child holding a file."""
+    name = f"{pool}/{request.node.name.replace('test_', '')[:30]}"
+    engine.create_dataset(name, properties=ROOT, key=PASSPHRASE)
+    engine.create_dataset(f"{name}/child")
+    Path(f"/{name}/child/note.txt").write_text("kept under lock\n")
+    yield name
+    if engine.get_dataset(name).locked:
+        engine.load_key(name, PASSPHRASE)
+    engine.destroy_dataset(name, recursive=True, force=True)
+
+
+def refused(label: str, error: type[ZfsError], call: Callable[[], object]) -> ZfsError:
+    """Run `call`, expecting `error`; keep its words under `label`."""
+    with pytest.raises(error) as caught:
+        call()
+    MESSAGES[label] = caught.value.stderr.strip()
+    return caught.value
+
+
+def test_a_passphrase_root_and_its_child_show_their_key_and_root(
+    engine: CliZfsEngine, vault: str
+) -> None:
+    root, child = engine.get_dataset(vault), engine.get_dataset(f"{vault}/child")
+    assert (root.encryption, root.encryption_root, root.key_status) == (
+        "aes-256-gcm",
+        vault,
+        "available",
+    )
+    assert (root.key_format, root.key_location, root.is_encryption_root) == (
+        "passphrase",
+        "prompt",
+        True,
+    )
+    assert (child.encryption_root, child.key_format, child.is_encryption_root) == (
+        vault,
+        "passphrase",
+        False,
+    )
+    assert child.key_location == ""
+    plain = engine.get_dataset(POOL)
+    assert (plain.encrypted, plain.encryption_root, plain.key_status) == (False, "", "")
+
+
+def test_lock_hides_the_files_and_only_the_right_passphrase_brings_them_back(
+    engine: CliZfsEngine, vault: str
+) -> None:
+    note = Path(f"/{vault}/child/note.txt")
+    engine.unload_key(vault, recursive=True)
+    assert engine.get_dataset(vault).locked
+    assert engine.get_dataset(f"{vault}/child").locked
+    assert not note.exists()
+    refused("wrong_passphrase", WrongKey, lambda: engine.load_key(vault, "not the passphrase"))
+    assert engine.get_dataset(vault).locked
+    refused("unload_unloaded", KeyNotLoaded, lambda: engine.unload_key(vault))
+    engine.load_key(vault, PASSPHRASE, recursive=True)
+    assert note.read_text() == "kept under lock\n"
+    refused("load_loaded", KeyAlreadyLoaded, lambda: engine.load_key(vault, PASSPHRASE))
+    refused("child_not_root", NotAnEncryptionRoot, lambda: engine.unload_key(f"{vault}/child"))
+
+
+def test_a_file_held_open_keeps_the_dataset_unlocked(engine: CliZfsEngine, vault: str) -> None:
+    with open(f"/{vault}/child/note.txt") as held:
+        refused("unload_busy", DatasetBusy, lambda: engine.unload_key(vault, recursive=True))
+        assert not engine.get_dataset(vault).locked
+        assert held.read() == "kept under lock\n"
+
+
+def test_create_refusals_name_the_rule(engine: CliZfsEngine, vault: str) -> None:
+    refused("passphrase_too_short", ZfsError, lambda: engine.create_dataset(
+        f"{POOL}/short", properties=ROOT, key="seven77"))  # fmt: skip
+    refused("unencrypted_under_encrypted", ZfsError, lambda: engine.create_dataset(
+        f"{vault}/plain", properties={"encryption": "off"}))  # fmt: skip
+    refused("keyformat_missing", ZfsError, lambda: engine.create_dataset(
+        f"{POOL}/noformat", properties={"encryption": "on"}))  # fmt: skip
+    datasets = {d.name for d in engine.list_datasets(POOL)}
+    assert not {f"{POOL}/short", f"{vault}/plain", f"{POOL}/noformat"} & datasets
+
+
+def test_a_hex_key_file_unlocks_a_zvol_and_a_changed_passphrase_replaces_the_old(
+    engine: CliZfsEngine, vault: str, tmp_path: Path
+) -> None:
+    key_file = tmp_path / "vol.key"
+    key_file.write_text(secrets.token_hex(32) + "\n")
+    volume = f"{POOL}/keyvol"
+    hexed = {"encryption": "on", "keyformat": "hex", "keylocation": f"file://{key_file}"}
+    engine.create_zvol(volume, size=16 << 20, sparse=True, properties=hexed)
+    try:
+        device = engine.zvol_path(volume)
+        engine.settle(POOL)
+        engine.unload_key(volume)
+        assert engine.get_dataset(volume).locked
+        engine.load_key(volume)
+        assert not engine.get_dataset(volume).locked
+        assert engine.get_dataset(volume).key_location == f"file://{key_file}"
+        assert device.name
+    finally:
+        engine.destroy_dataset(volume, force=True)
+
+    engine.change_key(vault, key="a new passphrase here")
+    engine.unload_key(vault, recursive=True)
+    refused("old_passphrase", WrongKey, lambda: engine.load_key(vault, PASSPHRASE))
+    engine.load_key(vault, "a new passphrase here", recursive=True)
+    engine.change_key(vault, key=PASSPHRASE)  # the fixture unlocks with it
+    assert Path(f"/{vault}/child/note.txt").exists()
