@@ -129,3 +129,20 @@ def _with_root(ids: Mapping[str, int]) -> dict[str, int]:
 def name_of(ids: Mapping[str, int], number: int) -> str | None:
     """The name registered for a uid or gid, None when no account has it."""
     return next((name for name, value in ids.items() if value == number), None)
+
+
+# (encryption root, locked) -> None; called before a lock (locked=True: stop serving what is
+# under it) and after an unlock or a failed lock (locked=False: serve it again).
+KeyListener = Callable[[str, bool], None]
+_key_listeners: dict[str, KeyListener] = {}
+
+
+def register_key_listener(key: str, listener: KeyListener) -> None:
+    """Be told when an encryption root is about to lock or has unlocked (shares, extents)."""
+    _key_listeners[key] = listener
+
+
+def keys_changing(name: str, *, locked: bool) -> None:
+    """Tell every listener that `name` (and what inherits its key) locks or unlocked."""
+    for listener in _key_listeners.values():
+        listener(name, locked)

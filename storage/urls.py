@@ -6,6 +6,7 @@ from nasui.api.routes import api_patterns_of
 from storage.datasets import urls as datasets
 from storage.dedup import urls as dedup
 from storage.disks import urls as disks
+from storage.encryption import urls as encryption
 from storage.pools import urls as pools
 from storage.scrub import urls as scrub
 from storage.smart import urls as smart
@@ -14,7 +15,7 @@ from storage.snapshots import urls as snapshots
 
 # The order in which the sub-domains' routes are registered on the API router and listed
 # at its root (/api/storage/).
-SUBDOMAINS = (disks, pools, datasets, snapshots, snapshot_tasks, smart, dedup, scrub)
+SUBDOMAINS = (disks, pools, datasets, encryption, snapshots, snapshot_tasks, smart, dedup, scrub)
 
 app_name = "storage"
 urlpatterns = [pattern for urls in SUBDOMAINS for pattern in urls.urlpatterns]

@@ -10,6 +10,8 @@ from rest_framework import serializers
 from nasui.api.serializers import EpochDateTimeField, JobSerializer
 from storage import validation as v
 from storage.datasets.selectors import dataset_path
+from storage.encryption.serializers import passphrase_field
+from storage.encryption.services import ENCRYPTION_CHOICES
 from storage.ownership import selectors as ownership_selectors
 from storage.zfs.base import Dataset
 
@@ -55,6 +57,13 @@ class DatasetSerializer(serializers.Serializer[Any]):
     atime = serializers.BooleanField(allow_null=True)
     sync = serializers.CharField(help_text="standard, always or disabled (set or inherited).")
     comment = serializers.CharField()
+    encryption = serializers.CharField(help_text="off, or the cipher (aes-256-gcm).")
+    encryption_root = serializers.CharField(
+        help_text="The dataset whose key opens this one (itself for a root); empty if off."
+    )
+    locked = serializers.BooleanField(
+        help_text="Encrypted and its key not loaded: not mounted, not shared, not served."
+    )
 
 
 class FolderSerializer(serializers.Serializer[Any]):
@@ -146,8 +155,23 @@ class DatasetWriteSerializer(serializers.Serializer[Any]):
     )
 
 
-class DatasetCreateSerializer(DatasetWriteSerializer):
-    """A new file system: its full name (pool/…/name), properties, owner and mode."""
+class EncryptionChoiceSerializer(serializers.Serializer[Any]):
+    """How a new dataset or zvol is encrypted; fixed once it exists (only the key changes)."""
+
+    encryption = serializers.ChoiceField(
+        choices=list(ENCRYPTION_CHOICES),
+        required=False,
+        default="inherit",
+        help_text="inherit: as the parent (encrypted under an encrypted parent); off; "
+        "passphrase: a new encryption root opened by a typed passphrase (waits for it at boot); "
+        "key: a new encryption root with a generated key kept on the appliance (unlocks at boot).",
+    )
+    passphrase = passphrase_field(required=False, allow_blank=True, default="")
+    passphrase_confirm = passphrase_field(required=False, allow_blank=True, default="")
+
+
+class DatasetCreateSerializer(DatasetWriteSerializer, EncryptionChoiceSerializer):
+    """A new file system: its full name (pool/…/name), properties, owner, mode, encryption."""
 
     name = serializers.CharField(help_text="Full name, e.g. tank/media.")
     permissions_recursive = None  # type: ignore[assignment]  # a new file system is empty
@@ -163,7 +187,7 @@ class ZvolWriteSerializer(serializers.Serializer[Any]):
     comment = serializers.CharField(required=False, allow_blank=True)
 
 
-class ZvolCreateSerializer(ZvolWriteSerializer):
+class ZvolCreateSerializer(ZvolWriteSerializer, EncryptionChoiceSerializer):
     """A new zvol."""
 
     name = serializers.CharField(help_text="Full name, e.g. tank/vm-disk.")

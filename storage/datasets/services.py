@@ -17,6 +17,7 @@ from nasui.validation import fail
 from storage import registry
 from storage import validation as v
 from storage.datasets import selectors
+from storage.encryption import services as encryption_services
 from storage.engine import get_engine
 from storage.errors import engine_call
 from storage.ownership import selectors as ownership_selectors
@@ -69,13 +70,15 @@ def _validated_properties(
     return props
 
 
-def _child_name(parent: str, name: str) -> str:
-    """parent/name as given (refused, never rewritten), with the parent existing."""
+def _child_name(parent: str, name: str) -> tuple[str, Dataset]:
+    """(parent/name as given (refused, never rewritten), the parent), the parent existing."""
     full = v.validate_dataset_name(f"{parent}/{v.validate_component(name)}")
     parent_ds = engine_call(lambda: get_engine().get_dataset(parent), "parent")
     if parent_ds.is_volume:
         raise fail("parent", "A zvol cannot contain datasets.")
-    return full
+    if parent_ds.locked:
+        raise fail("parent", f"{parent} is locked: unlock it before adding to it.")
+    return full, parent_ds
 
 
 ACLTYPE_CHOICES = ["inherit", *ACLTYPES]
@@ -133,9 +136,16 @@ def dataset_create(
     owner: str | None = None,
     group: str | None = None,
     mode: str | None = None,
+    encryption: str = "inherit",
+    passphrase: str = "",
+    passphrase_confirm: str = "",
 ) -> Dataset:
-    """Create a file system under `parent` with the chosen properties, then owner and mode."""
-    full = _child_name(parent, name)
+    """Create a file system under `parent` with the chosen properties, then owner and mode.
+
+    `encryption`: inherit (the parent's, if any), off, passphrase (typed twice, never kept)
+    or key (generated and kept on the appliance, so it unlocks at boot).
+    """
+    full, parent_ds = _child_name(parent, name)
     if mode:
         ownership_services.parse_mode(mode)  # refused before anything is created
     if owner or group:
@@ -154,9 +164,13 @@ def dataset_create(
         compression=compression, dedup=dedup, comment=comment or None, extra=extra, sync=sync
     )
     to_set, _ = _property_changes(props)
-    engine_call(
-        lambda: get_engine().create_dataset(full, properties=to_set),
-        fields=_space_taken_by(extra),
+    key = encryption_services.new_key(parent_ds, encryption, passphrase, passphrase_confirm)
+    encryption_services.create_with(
+        key,
+        lambda crypt, typed: engine_call(
+            lambda: get_engine().create_dataset(full, properties={**to_set, **crypt}, key=typed),
+            fields=_space_taken_by(extra),
+        ),
     )
     if (owner or registry.ROOT, group or registry.ROOT, mode or "") == (
         registry.ROOT,
@@ -315,9 +329,13 @@ def zvol_create(
     sync: str = "inherit",
     comment: str = "",
     force: bool = False,
+    encryption: str = "inherit",
+    passphrase: str = "",
+    passphrase_confirm: str = "",
 ) -> Dataset:
-    """Create a zvol; a thick one over 80% of the free space needs `force`."""
-    full = _child_name(parent, name)
+    """Create a zvol; a thick one over 80% of the free space needs `force`; `encryption`
+    as dataset_create's."""
+    full, parent_ds = _child_name(parent, name)
     volblocksize = v.validate_block_size(volblocksize, v.VOLBLOCKSIZES, "volblocksize")
     size_bytes = v.parse_size(size, "size")
     if size_bytes % volblocksize:
@@ -338,10 +356,19 @@ def zvol_create(
         compression=compression, dedup=dedup, comment=comment or None, extra={}, sync=sync
     )
     to_set, _ = _property_changes(props)
-    engine_call(
-        lambda: get_engine().create_zvol(
-            full, size=size_bytes, volblocksize=volblocksize, sparse=sparse, properties=to_set
-        )
+    key = encryption_services.new_key(parent_ds, encryption, passphrase, passphrase_confirm)
+    encryption_services.create_with(
+        key,
+        lambda crypt, typed: engine_call(
+            lambda: get_engine().create_zvol(
+                full,
+                size=size_bytes,
+                volblocksize=volblocksize,
+                sparse=sparse,
+                properties={**to_set, **crypt},
+                key=typed,
+            )
+        ),
     )
     return engine_call(lambda: get_engine().get_dataset(full))
 

@@ -154,7 +154,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], type[ZfsError]], ...] = tuple(
         (r"dataset already exists", DatasetExists),
         (r"incorrect key provided", WrongKey),
         (r"key already loaded", KeyAlreadyLoaded),
-        (r"keys must be loaded for encryption root|is not encrypted\.", NotAnEncryptionRoot),
+        (r"keys must be (un)?loaded for encryption root|is not encrypted\.", NotAnEncryptionRoot),
         (r"key already unloaded|key (is )?not loaded|key unavailable", KeyNotLoaded),
         (r"mountpoint .* exists and is not empty", MountpointNotEmpty),
         (r"is part of (active|exported|potentially active) pool|is in use", DeviceInUse),

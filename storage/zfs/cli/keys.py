@@ -14,7 +14,9 @@ from storage.zfs.names import check_dataset_name
 from storage.zfs.parse.lists import split_rows
 from storage.zfs.runner import CommandResult
 
-_MOUNT_COLUMNS = ("name", "canmount", "mounted", "keystatus")
+_MOUNT_COLUMNS = ("name", "type", "canmount", "mounted", "keystatus")
+# What `zfs unmount` says of a file system not mounted and of a zvol: nothing to unmount.
+_NOT_MOUNTED = ("not currently mounted", "not applicable to datasets of this type")
 
 
 class KeyCommands:
@@ -61,10 +63,13 @@ class KeyCommands:
 
     def mount_tree(self, name: str) -> None:
         """Mount every file system under NAME that should be and can be (parents first)."""
-        argv = ["zfs", "list", "-H", "-o", ",".join(_MOUNT_COLUMNS), "-t", "filesystem", "-r"]
+        # Both types: `-t filesystem` of a zvol's name is an error, not an empty list.
+        argv = ["zfs", "list", "-H", "-o", ",".join(_MOUNT_COLUMNS), "-t", "filesystem,volume"]
+        argv.append("-r")
         for row in split_rows(self._out(*argv, name), _MOUNT_COLUMNS):
             opened = row["keystatus"] != "unavailable"
-            if row["canmount"] == "on" and row["mounted"] == "no" and opened:
+            mountable = row["type"] == "filesystem" and row["canmount"] == "on"
+            if mountable and row["mounted"] == "no" and opened:
                 self.run(["zfs", "mount", row["name"]])
 
     def _unmount(self, name: str) -> None:
@@ -72,7 +77,7 @@ class KeyCommands:
         try:
             self.run(["zfs", "unmount", name])
         except ZfsError as exc:
-            if "not currently mounted" not in exc.stderr and "not a filesystem" not in exc.stderr:
+            if not any(words in exc.stderr for words in _NOT_MOUNTED):
                 raise
 
 

@@ -63,17 +63,11 @@ def new_record(
     cipher = _cipher(wanted.get("encryption"), name)
     if cipher is None:
         cipher = tree.datasets[parent_root]["crypt"]["cipher"] if parent_root is not None else "off"
-    if cipher == "off":
-        if parent_root is not None and "encryption" in wanted:
-            raise InvalidProperty(_create_error(name, "Cannot create unencrypted dataset under "
-                                                      "encrypted parent."))  # fmt: skip
-        if parent_root is not None:
-            cipher = tree.datasets[parent_root]["crypt"]["cipher"]
-        elif set(wanted) - {"encryption"}:
+    if cipher == "off":  # OpenZFS 2.x lets a child of an encrypted parent opt out
+        if set(wanted) - {"encryption"}:
             raise InvalidProperty(_create_error(
                 name, "Encryption must be turned on to set encryption properties."))  # fmt: skip
-        else:
-            return None
+        return None
     if "keyformat" not in wanted:
         if parent_root is None or "keylocation" in wanted:
             raise InvalidProperty(_create_error(
@@ -97,7 +91,7 @@ def loaded(tree: PoolTree, root: str) -> bool:
 
 def load(tree: PoolTree, rel: str, key: str | None) -> None:
     """`zfs load-key` of one encryption root."""
-    crypt = _root_crypt(tree, rel, "Key load error")
+    crypt = _root_crypt(tree, rel, "Key load error", "loaded")
     if crypt["loaded"]:
         raise KeyAlreadyLoaded(
             f"Key load error: Key already loaded for '{tree.full_name(rel)}'."
@@ -111,7 +105,7 @@ def load(tree: PoolTree, rel: str, key: str | None) -> None:
 
 def unload(tree: PoolTree, rel: str) -> None:
     """`zfs unload-key` of one encryption root."""
-    crypt = _root_crypt(tree, rel, "Key unload error")
+    crypt = _root_crypt(tree, rel, "Key unload error", "unloaded")
     if not crypt["loaded"]:
         raise KeyNotLoaded(
             f"Key unload error: Key already unloaded for '{tree.full_name(rel)}'."
@@ -139,7 +133,7 @@ def change(
     crypt.update(format=new_format, location=new_location, **_digest(material), loaded=True)
 
 
-def _root_crypt(tree: PoolTree, rel: str, error: str) -> dict[str, Any]:
+def _root_crypt(tree: PoolTree, rel: str, error: str, done: str) -> dict[str, Any]:
     """The crypt record of `rel`, refused unless it is an encryption root."""
     name = tree.full_name(rel)
     root = root_of(tree, rel)
@@ -147,7 +141,7 @@ def _root_crypt(tree: PoolTree, rel: str, error: str) -> dict[str, Any]:
         raise NotAnEncryptionRoot(f"{error}: '{name}' is not encrypted.")
     if root != rel:
         raise NotAnEncryptionRoot(
-            f"{error}: Keys must be loaded for encryption root of '{name}' "
+            f"{error}: Keys must be {done} for encryption root of '{name}' "
             f"({tree.full_name(root)})."
         )
     crypt: dict[str, Any] = tree.datasets[rel]["crypt"]

@@ -1,0 +1,1 @@
+"""Plain Python for encryption: the key files kept on the data partition."""

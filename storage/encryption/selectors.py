@@ -1,0 +1,51 @@
+"""What the panel reads of encryption: the roots, their keys' state and where each key is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+
+from storage.encryption.engine import keystore
+from storage.engine import get_engine
+from storage.zfs.base import Dataset
+
+
+def data_dir() -> Path:
+    """Where the key files live (keys/ under the panel's data directory)."""
+    return Path(settings.DATA_DIR)
+
+
+@dataclass(frozen=True)
+class KeyRoot:
+    """An encryption root: the dataset or zvol whose key opens it and what inherits it."""
+
+    dataset: Dataset
+    key_file: Path | None  # the panel's key file (unlocks at boot); None: a typed passphrase
+
+    @property
+    def name(self) -> str:
+        """The root's full name."""
+        return self.dataset.name
+
+    @property
+    def unlocks_at_boot(self) -> bool:
+        """True when its key is on the data partition, so no one has to type it."""
+        return self.key_file is not None
+
+
+def key_root(dataset: Dataset) -> KeyRoot:
+    """The KeyRoot of an encryption root's Dataset."""
+    return KeyRoot(dataset, keystore.path_of(dataset.key_location, data_dir()))
+
+
+def key_roots(datasets: list[Dataset] | None = None) -> list[KeyRoot]:
+    """Every encryption root (of `datasets`, else of every imported pool), by name."""
+    listed = get_engine().list_all_datasets() if datasets is None else datasets
+    return [key_root(d) for d in listed if d.is_encryption_root]
+
+
+def waiting_for_passphrase(datasets: list[Dataset] | None = None) -> list[KeyRoot]:
+    """Locked roots that only a typed passphrase opens: what the boot alert names."""
+    return [r for r in key_roots(datasets) if r.dataset.locked and not r.unlocks_at_boot]

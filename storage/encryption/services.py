@@ -1,0 +1,170 @@
+"""Encryption writes: a new root's key, lock, unlock and a change of key.
+
+A passphrase goes to ZFS on its standard input and is never stored, logged or sent back; a
+generated key is written to the data partition (storage.encryption.engine.keystore) and the
+root unlocks at boot from it. Every refusal names the field and the rule.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from django.core.exceptions import ValidationError
+
+from nasui.validation import fail
+from storage import registry
+from storage.encryption import selectors
+from storage.encryption.engine import keystore
+from storage.engine import get_engine
+from storage.errors import engine_call
+from storage.zfs.base import Dataset
+
+T = TypeVar("T")
+ENCRYPTION_CHOICES = ("inherit", "off", "passphrase", "key")
+PASSPHRASE_LENGTHS = (8, 512)  # OpenZFS's bounds (libzfs_crypto.c)
+CIPHER = "aes-256-gcm"  # what encryption=on means in OpenZFS 2.x, said plainly
+
+
+@dataclass(frozen=True)
+class NewKey:
+    """How a new dataset or zvol is encrypted: its properties and the key ZFS reads."""
+
+    properties: dict[str, str] = field(default_factory=dict)
+    passphrase: str | None = None  # on zfs's stdin (keylocation=prompt)
+    key_file: Path | None = None  # a generated key (keylocation=file://...)
+
+    def __repr__(self) -> str:  # never the passphrase, in a log or a traceback
+        return f"NewKey(properties={self.properties!r}, key_file={self.key_file!r})"
+
+
+def new_key(
+    parent: Dataset, encryption: str, passphrase: str = "", passphrase_confirm: str = ""
+) -> NewKey:
+    """The encryption a new child of `parent` gets; "inherit" follows the parent."""
+    if encryption not in ENCRYPTION_CHOICES:
+        raise fail("encryption", f"Choose one of: {', '.join(ENCRYPTION_CHOICES)}.")
+    if encryption == "inherit":
+        return NewKey()
+    if encryption == "off":
+        if parent.encrypted:
+            raise fail(
+                "encryption",
+                f"{parent.name} is encrypted: ZFS keeps everything under it encrypted. "
+                "Create it under an unencrypted dataset instead.",
+            )
+        return NewKey()
+    if parent.locked:
+        raise fail("parent", f"{parent.name} is locked: unlock it first.")
+    if encryption == "passphrase":
+        checked = validate_passphrase(passphrase, passphrase_confirm)
+        root = {"encryption": "on", "keyformat": "passphrase", "keylocation": "prompt"}
+        return NewKey(root, passphrase=checked)
+    path = _stored(keystore.new_key())
+    root = {"encryption": "on", "keyformat": "hex", "keylocation": keystore.location(path)}
+    return NewKey(root, key_file=path)
+
+
+def create_with(key: NewKey, create: Callable[[dict[str, str], str | None], T]) -> T:
+    """Run `create(properties, passphrase)`; a generated key's file goes if it fails."""
+    try:
+        return create(key.properties, key.passphrase)
+    except BaseException:
+        keystore.remove(key.key_file)
+        raise
+
+
+def validate_passphrase(passphrase: str, confirm: str, field_name: str = "passphrase") -> str:
+    """A passphrase ZFS accepts, typed the same twice."""
+    low, high = PASSPHRASE_LENGTHS
+    if len(passphrase) < low:
+        raise fail(field_name, f"At least {low} characters (ZFS's minimum).")
+    if len(passphrase) > high:
+        raise fail(field_name, f"At most {high} characters (ZFS's maximum).")
+    if "\n" in passphrase or "\r" in passphrase:
+        raise fail(field_name, "One line: no line breaks.")
+    if passphrase != confirm:
+        raise fail(f"{field_name}_confirm", "The two passphrases differ: type the same twice.")
+    return passphrase
+
+
+def _root(name: str) -> Dataset:
+    """The encryption root `name`, or the refusal that names the root to use instead."""
+    dataset = engine_call(lambda: get_engine().get_dataset(name), "name")
+    if not dataset.encrypted:
+        raise fail("name", f"{name} is not encrypted.")
+    if not dataset.is_encryption_root:
+        raise fail(
+            "name",
+            f"{name} inherits its key from {dataset.encryption_root}: lock, unlock or change "
+            f"the key there.",
+        )
+    return dataset
+
+
+def lock(*, name: str) -> Dataset:
+    """Unmount and unload the key of an encryption root and everything that inherits it."""
+    root = _root(name)
+    if root.locked:
+        raise fail("name", f"{name} is locked already.")
+    registry.keys_changing(name, locked=True)
+    try:
+        engine_call(lambda: get_engine().unload_key(name, recursive=True))
+    except ValidationError:
+        registry.keys_changing(name, locked=False)  # still open: serve it again
+        raise
+    return engine_call(lambda: get_engine().get_dataset(name))
+
+
+def unlock(*, name: str, passphrase: str = "") -> Dataset:
+    """Load the root's key (the typed passphrase, or its key file) and mount what it opens."""
+    root = _root(name)
+    if not root.locked:
+        raise fail("name", f"{name} is unlocked already.")
+    typed = root.key_format == "passphrase" and root.key_location == "prompt"
+    if typed and not passphrase:
+        raise fail("passphrase", "Type the passphrase that unlocks it.")
+    engine_call(lambda: get_engine().load_key(name, passphrase if typed else None, recursive=True))
+    registry.keys_changing(name, locked=False)
+    return engine_call(lambda: get_engine().get_dataset(name))
+
+
+def change_key(
+    name: str, *, method: str, passphrase: str = "", passphrase_confirm: str = ""
+) -> Dataset:
+    """A new passphrase, or a new generated key kept on the appliance; the data stays."""
+    root = _root(name)
+    if root.locked:
+        raise fail("name", f"{name} is locked: unlock it before changing its key.")
+    old_file = selectors.key_root(root).key_file
+    if method == "passphrase":
+        typed = validate_passphrase(passphrase, passphrase_confirm)
+        engine_call(
+            lambda: get_engine().change_key(
+                name, key_format="passphrase", key_location="prompt", key=typed
+            )
+        )
+    elif method == "key":
+        path = _stored(keystore.new_key())
+        new = {"key_format": "hex", "key_location": keystore.location(path)}
+        try:
+            engine_call(lambda: get_engine().change_key(name, **new))
+        except ValidationError:
+            keystore.remove(path)
+            raise
+    else:
+        raise fail("method", "Choose passphrase or key.")
+    with contextlib.suppress(OSError):  # the old key opens nothing now
+        keystore.remove(old_file)
+    return engine_call(lambda: get_engine().get_dataset(name))
+
+
+def _stored(key: str) -> Path:
+    """A generated key written to the data partition, or the refusal saying why not."""
+    try:
+        return keystore.write(selectors.data_dir(), key)
+    except keystore.KeyStoreError as exc:
+        raise fail("encryption", f"The key could not be kept on the appliance: {exc}") from exc

@@ -1,0 +1,94 @@
+"""The encryption API: create encrypted, list roots, lock, unlock, change the key; no passphrase
+ever comes back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+JSON = "application/json"
+PASSPHRASE = "correct horse battery"
+ROOTS = "/api/storage/encryption/"
+
+
+@pytest.fixture
+def api(admin_client, settings, tmp_path: Path):
+    settings.DATA_DIR = tmp_path / "data"
+    settings.DATA_DIR.mkdir()
+    return admin_client
+
+
+def _vault(api):
+    body = {
+        "name": "tank/vault",
+        "encryption": "passphrase",
+        "passphrase": PASSPHRASE,
+        "passphrase_confirm": PASSPHRASE,
+    }
+    return api.post("/api/storage/datasets/", body, content_type=JSON)
+
+
+def test_an_encrypted_dataset_and_zvol_are_created_and_listed_as_roots(api, tank):
+    made = _vault(api)
+    assert made.status_code == 201, made.json()
+    assert (made.json()["encryption"], made.json()["encryption_root"]) == (
+        "aes-256-gcm",
+        "tank/vault",
+    )
+    assert PASSPHRASE not in made.content.decode()
+    zvol = api.post(
+        "/api/storage/zvols/",
+        {"name": "tank/disk", "size": "64M", "sparse": True, "encryption": "key"},
+        content_type=JSON,
+    )
+    assert zvol.status_code == 201, zvol.json()
+    roots = {r["name"]: r for r in api.get(ROOTS).json()["results"]}
+    assert roots["tank/vault"]["unlocks_at_boot"] is False
+    assert roots["tank/vault"]["key_format"] == "passphrase"
+    assert roots["tank/disk"]["unlocks_at_boot"] is True
+    assert roots["tank/disk"]["type"] == "volume"
+    listed = api.get("/api/storage/datasets/?pool=tank").json()["results"]
+    assert {d["name"]: d["locked"] for d in listed}["tank/vault"] is False
+
+
+def test_a_short_passphrase_is_a_400_naming_the_field(api, tank):
+    body = {"name": "tank/v", "encryption": "passphrase", "passphrase": "short"}
+    answer = api.post("/api/storage/datasets/", {**body, "passphrase_confirm": "short"},
+                      content_type=JSON)  # fmt: skip
+    assert answer.status_code == 400, answer.json()
+    assert "At least 8 characters" in answer.json()["fields"]["passphrase"][0]
+    assert "short" not in str(answer.json()).replace("At least", "")
+
+
+def test_lock_unlock_and_change_key_through_the_api(api, tank):
+    _vault(api)
+    locked = api.post(f"{ROOTS}lock/", {"name": "tank/vault"}, content_type=JSON)
+    assert locked.status_code == 200, locked.json()
+    assert locked.json()["locked"] is True
+    wrong = api.post(f"{ROOTS}unlock/", {"name": "tank/vault", "passphrase": "not it at all"},
+                     content_type=JSON)  # fmt: skip
+    assert wrong.status_code == 400
+    assert "does not unlock it" in wrong.json()["fields"]["passphrase"][0]
+    assert "not it at all" not in wrong.content.decode()
+    opened = api.post(f"{ROOTS}unlock/", {"name": "tank/vault", "passphrase": PASSPHRASE},
+                      content_type=JSON)  # fmt: skip
+    assert opened.json()["locked"] is False
+    changed = api.post(f"{ROOTS}change-key/", {"name": "tank/vault", "method": "key"},
+                       content_type=JSON)  # fmt: skip
+    assert changed.status_code == 200, changed.json()
+    assert changed.json()["unlocks_at_boot"] is True
+    again = api.post(f"{ROOTS}lock/", {"name": "tank/vault"}, content_type=JSON)
+    assert again.json()["locked"] is True
+    back = api.post(f"{ROOTS}unlock/", {"name": "tank/vault"}, content_type=JSON)
+    assert back.json()["locked"] is False
+
+
+def test_an_unknown_or_plain_dataset_is_refused_by_name(api, tank):
+    answer = api.post(f"{ROOTS}lock/", {"name": "tank"}, content_type=JSON)
+    assert answer.status_code == 400
+    assert "not encrypted" in answer.json()["fields"]["name"][0]
+    answer = api.post(f"{ROOTS}lock/", {"name": "tank/none"}, content_type=JSON)
+    assert answer.status_code == 400
+    assert "name" in answer.json()["fields"]
