@@ -24,6 +24,8 @@ def data_dir(tmp_path: Path) -> Path:
     (data / "ssh" / "authorized_keys").write_text("")
     (data / "clock").mkdir()
     (data / "clock" / "timezone").write_text("Europe/Paris\n")
+    (data / "keys").mkdir(mode=0o700)
+    (data / "keys" / "0a1b2c3d4e5f6071.key").write_text("ab" * 32 + "\n")
     (data / "locks").mkdir()
     (data / "locks" / "pool.lock").write_text("")
     database = data / "nasui.sqlite3"
@@ -43,7 +45,8 @@ def rows(database: Path, table: str) -> list[tuple[object, ...]]:
 def test_gather_takes_the_database_and_the_kept_files_only(data_dir: Path, tmp_path) -> None:
     members = files.gather(data_dir, data_dir / "nasui.sqlite3", emptied=["samples"])
     assert sorted(members) == [
-        "clock/timezone", DATABASE, "secret_key", "ssh/authorized_keys", "ssh/ssh_host_ed25519_key",
+        "clock/timezone", DATABASE, "keys/0a1b2c3d4e5f6071.key", "secret_key",
+        "ssh/authorized_keys", "ssh/ssh_host_ed25519_key",
         "ssh/ssh_host_ed25519_key.pub", "tls/cert.pem", "tls/key.pem",
     ]  # fmt: skip
     copy = tmp_path / "copy.sqlite3"
@@ -69,6 +72,10 @@ def test_a_stage_applied_puts_the_archive_in_place_and_the_old_files_aside(data_
     assert (aside / "tls" / "cert.pem").read_text() == "old cert"
     assert (aside / "secret_key").read_text() == "old secret\n"
     assert (aside / DATABASE).exists()
+    key = data_dir / "keys" / "0a1b2c3d4e5f6071.key"
+    assert key.read_text() == "ab" * 32 + "\n"  # an encryption root still unlocks at boot
+    assert oct(key.stat().st_mode & 0o777) == "0o600"
+    assert oct(key.parent.stat().st_mode & 0o777) == "0o700"
     assert not files.staged(data_dir)
     assert files.apply(data_dir, database) is None  # applied once
 
