@@ -14,6 +14,7 @@ class SharingConfig(AppConfig):
         and the accounts that may own them (models are loaded only now)."""
         from sharing import runtime
         from sharing.accounts import selectors as accounts
+        from sharing.control import services as control
         from sharing.iscsi import runtime as iscsi_runtime
         from sharing.iscsi import selectors as iscsi
         from sharing.nfs import runtime as nfs_runtime
@@ -32,3 +33,4 @@ class SharingConfig(AppConfig):
         registry.register_holder_checker("sharing.nfs", nfs.export_holders)
         registry.register_resize_listener("sharing.iscsi", iscsi_runtime.refresh_grown_luns)
         registry.register_account_lister("sharing.accounts", accounts.local_accounts)
+        registry.register_key_listener("sharing", control.keys_changed)

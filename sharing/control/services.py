@@ -6,13 +6,18 @@ lasts until a Start or the next boot (nasui.lib.switch holds that rule).
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.exceptions import ValidationError
 
 from nasui.lib.switch import ACTIONS
+from nasui.validation import refusal
+from sharing.apply import configuration_lock
 from sharing.control.selectors import service_get, service_runtime
-from sharing.runtime import ApplyError
+from sharing.runtime import ApplyError, runtimes
+
+log = logging.getLogger(__name__)
 
 
 def service_act(*, name: str, action: str) -> dict[str, Any]:
@@ -33,3 +38,20 @@ def service_enable_set(*, name: str, enable: bool) -> dict[str, Any]:
     row.start_at_boot = enable
     row.save(update_fields=["start_at_boot"])
     return service_get(name)
+
+
+def keys_changed(name: str, locked: bool) -> None:
+    """Give every server the shares and LUNs it may serve now that `name` locks or unlocked.
+
+    Before a lock (locked=True) the servers must let go, or ZFS cannot unmount: a refusal
+    then stops the lock. After an unlock a refusal is logged: the data is open either way,
+    and the Services page shows what each server serves.
+    """
+    for server in runtimes():
+        try:
+            with configuration_lock(server.lock):
+                server.apply()
+        except ApplyError as exc:
+            if locked:
+                raise refusal(f"{name} stays unlocked: {exc}") from exc
+            log.warning("after unlocking %s, %s could not be applied: %s", name, server.name, exc)

@@ -26,7 +26,7 @@ from sharing.iscsi.validation import target_iqn
 from sharing.models import IscsiSettings, TargetExtent
 from sharing.runtime import ApplyError, ServiceStatus
 from storage import paths
-from storage.engine import get_engine
+from storage.datasets.selectors import zvol_device
 
 log = logging.getLogger(__name__)
 ENGINE_LABELS = {"lio": "LIO (kernel target)", "tgt": "tgt (userspace tgtd)"}
@@ -120,7 +120,7 @@ def _path_of(kind: str, source: str) -> str:
         if problem:
             raise InvalidSpec(f"file extent {source}: {problem}")
         return source
-    return str(get_engine().zvol_path(source))
+    return zvol_device(source)  # "" when locked: its LUN is left out, named as missing
 
 
 def desired_state(missing: list[str] | None = None) -> DesiredState:

@@ -140,6 +140,9 @@ def _lun_specs(target: Target, path_of: PathOf, missing: list[str]) -> tuple[Lun
         if not extent.enabled:
             continue
         path = path_of(extent.kind, extent.source)
+        if not path:
+            missing.append(f"{extent.name} ({extent.source} is locked)")
+            continue
         if not os.path.exists(path):
             missing.append(f"{extent.name} ({path})")
             continue

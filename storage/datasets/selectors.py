@@ -7,6 +7,7 @@ from pathlib import Path
 
 from nasui.lib.units import format_size
 from storage.datasets import selectors as storage
+from storage.encryption import selectors as encryption
 from storage.engine import get_engine
 from storage.zfs import names
 from storage.zfs.base import Dataset, PropertyValue
@@ -120,12 +121,26 @@ def zvol_path(name: str) -> Path:
 
 
 def dataset_path(dataset: str) -> str:
-    """Where a shared dataset is mounted ("" when it is gone or not mounted)."""
+    """Where a shared dataset is mounted ("" when it is gone, not mounted or locked: a locked
+    dataset keeps its mountpoint property, and its folder is then an empty one of its parent's
+    that a share must not write into)."""
     try:
-        mountpoint = storage.dataset_get(dataset).mountpoint
+        found = storage.dataset_get(dataset)
     except ZfsError:
         return ""
+    if encryption.is_closed(found):
+        return ""
+    mountpoint = found.mountpoint
     return mountpoint if mountpoint and mountpoint.startswith("/") else ""
+
+
+def zvol_device(zvol: str) -> str:
+    """Where a served zvol's blocks are opened ("" when it is gone or locked)."""
+    try:
+        found = storage.dataset_get(zvol)
+        return "" if encryption.is_closed(found) else str(get_engine().zvol_path(zvol))
+    except ZfsError:
+        return ""
 
 
 def mounted_filesystems() -> list[tuple[str, str]]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,6 +13,29 @@ from django.conf import settings
 from storage.encryption.engine import keystore
 from storage.engine import get_engine
 from storage.zfs.base import Dataset
+
+# Roots this thread is locking: from the moment the servers are told until the key is gone,
+# what is under them is offered to no share, so the servers let go before ZFS unmounts.
+_closing = threading.local()
+
+
+@contextlib.contextmanager
+def closing(name: str) -> Iterator[None]:
+    """While the block runs, `name` and everything under it count as locked."""
+    names: set[str] = _closing.__dict__.setdefault("names", set())
+    names.add(name)
+    try:
+        yield
+    finally:
+        names.discard(name)
+
+
+def is_closed(dataset: Dataset) -> bool:
+    """Locked, or under a root being locked: nothing may serve it."""
+    names: set[str] = _closing.__dict__.get("names", set())
+    return dataset.locked or any(
+        dataset.name == root or dataset.name.startswith(f"{root}/") for root in names
+    )
 
 
 def data_dir() -> Path:

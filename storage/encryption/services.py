@@ -110,9 +110,10 @@ def lock(*, name: str) -> Dataset:
     root = _root(name)
     if root.locked:
         raise fail("name", f"{name} is locked already.")
-    registry.keys_changing(name, locked=True)
     try:
-        engine_call(lambda: get_engine().unload_key(name, recursive=True))
+        with selectors.closing(name):  # the servers let go of it first
+            registry.keys_changing(name, locked=True)
+            engine_call(lambda: get_engine().unload_key(name, recursive=True))
     except ValidationError:
         registry.keys_changing(name, locked=False)  # still open: serve it again
         raise
