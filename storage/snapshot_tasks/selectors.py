@@ -19,6 +19,8 @@ PRESET_WORDS = {
     "weekly": "Every Sunday at 00:00",
 }
 
+WAITS_FOR_KEY = "Waits for the key:"  # a run skipped while its dataset is locked
+
 
 @dataclass(frozen=True)
 class TaskRow:

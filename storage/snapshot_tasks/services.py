@@ -18,7 +18,7 @@ from storage.engine import get_engine
 from storage.models import SnapshotTask
 from storage.periodic import claimed_slots, save_changes
 from storage.schedule import ScheduleError, check_window, lifetime
-from storage.snapshot_tasks.selectors import schedule_of
+from storage.snapshot_tasks.selectors import WAITS_FOR_KEY, schedule_of
 from storage.zfs import errors as zfs
 from storage.zfs import naming, pruning
 from storage.zfs.snapshots import TASK_PROPERTY
@@ -88,6 +88,11 @@ def snapshot_task_run(*, task: SnapshotTask, slot: datetime, now: datetime) -> s
     # Names carry UTC time, the time SMB's "Previous versions" reads them in (shadow:localtime).
     short = naming.render(task.naming_schema, slot.astimezone(UTC))
     task.last_run_at, task.last_error, task.last_snapshot = now, "", ""
+    waiting = _waits_for_key(task.dataset)
+    if waiting:
+        task.last_error = waiting
+        task.save(update_fields=["last_run_at", "last_error", "last_snapshot"])
+        return ""
     try:
         # Another task (of a dataset above or below) may have taken the name this minute.
         short = naming.take_unique(
@@ -108,6 +113,21 @@ def snapshot_task_run(*, task: SnapshotTask, slot: datetime, now: datetime) -> s
         task.last_error = f"{type(exc).__name__}: {exc}"
     task.save(update_fields=["last_run_at", "last_error", "last_snapshot", "last_pruned"])
     return task.last_snapshot
+
+
+def _waits_for_key(dataset: str) -> str:
+    """Why the task waits ("" when its dataset is open): a locked dataset takes no snapshots
+    from the panel (the locked alert says whose passphrase is wanted)."""
+    try:
+        found = get_engine().get_dataset(dataset)
+    except zfs.ZfsError:
+        return ""  # the run itself says what is wrong
+    if not found.locked:
+        return ""
+    return (
+        f"{WAITS_FOR_KEY} {found.encryption_root} is locked. The next run after it is "
+        "unlocked takes the snapshot."
+    )
 
 
 def prune(task: SnapshotTask, now: datetime) -> int:

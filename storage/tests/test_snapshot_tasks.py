@@ -243,3 +243,23 @@ def test_two_tasks_naming_the_same_minute_both_take_their_snapshot(home: str) ->
     below.refresh_from_db()
     assert below.last_pruned == 1
     assert f"tank/home@{name}-2" not in snaps()
+
+
+def test_a_locked_dataset_waits_for_its_key_and_the_next_run_after_the_unlock_snapshots(
+    tank, settings, tmp_path
+) -> None:
+    from storage.encryption import services as encryption
+
+    settings.DATA_DIR = tmp_path / "data"
+    services.dataset_create(parent="tank", name="vault", encryption="key")
+    task = task_for("tank/vault")
+    encryption.lock(name="tank/vault")
+    now = this_minute()
+    assert run_at(now) == []
+    task.refresh_from_db()
+    assert task.last_error.startswith("Waits for the key: tank/vault is locked.")
+    assert snapshot_selectors.snapshot_list("tank/vault") == []
+    encryption.unlock(name="tank/vault")
+    assert run_at(now + timedelta(minutes=1)) != []
+    task.refresh_from_db()
+    assert task.last_error == ""

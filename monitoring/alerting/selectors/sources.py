@@ -16,9 +16,11 @@ from monitoring.metrics.engine.pools import disk_states
 from nasui.health import check_health
 from replication.models import ReplicationTask
 from replication.replications import selectors as replications
+from storage.encryption import selectors as encryption
 from storage.engine import get_engine
 from storage.models import ScrubTask, SnapshotTask
 from storage.smart.selectors import disks_with_smart
+from storage.snapshot_tasks.selectors import WAITS_FOR_KEY
 from storage.zfs.base import ScrubStatus
 
 # Pool kinds come from the engine (live); the sample's copy would only lag behind it.
@@ -107,6 +109,7 @@ def scrub_task_alert(task: ScrubTask) -> Alert:
 def task_source() -> list[Alert]:
     """Enabled snapshot tasks whose last run failed, scrub tasks whose check could not start."""
     failed = SnapshotTask.objects.filter(enabled=True).exclude(last_error="")
+    failed = failed.exclude(last_error__startswith=WAITS_FOR_KEY)  # the "locked" alert says it
     found = [snapshot_task_alert(t) for t in failed]
     scrubs = ScrubTask.objects.filter(enabled=True, last_outcome__startswith="Could not start")
     return found + [scrub_task_alert(t) for t in scrubs]
@@ -143,6 +146,28 @@ def replication_source() -> list[Alert]:
     tasks = replications.task_queryset().filter(enabled=True)
     found = [replication_alert(t) for t in tasks if t.last_error or t.refusal]
     return found + [replication_late_alert(t) for t in replications.overdue(timezone.now())]
+
+
+def locked_alert(root: str, opens: list[str]) -> Alert:
+    """An encryption root that only its passphrase opens is locked (after a boot, or a lock)."""
+    names = ", ".join(opens[:5]) + (f" and {len(opens) - 5} more" if len(opens) > 5 else "")
+    return Alert(
+        "warning", "locked", root, f"{root} waits for its passphrase",
+        f"{names} stay locked: not mounted, not shared, not served, their snapshot and "
+        "replication tasks waiting, until someone types the passphrase on its dataset's page "
+        "(or POST /api/storage/encryption/unlock/). The alert clears when it is unlocked.",
+    )  # fmt: skip
+
+
+@register("encryption")
+def encryption_source() -> list[Alert]:
+    """Encryption roots opened by a typed passphrase that are locked (live from ZFS)."""
+    datasets = get_engine().list_all_datasets()
+    found = []
+    for root in encryption.waiting_for_passphrase(datasets):
+        opens = [d.name for d in datasets if d.encryption_root == root.name]
+        found.append(locked_alert(root.name, opens))
+    return found
 
 
 @register("worker")

@@ -30,7 +30,8 @@ def test_a_pool_over_90_percent_is_danger_over_80_a_warning() -> None:
 
 
 def test_the_built_in_sources_are_registered() -> None:
-    assert {"pools", "figures", "disks", "tasks", "replication", "worker"} <= set(registry.SOURCES)
+    expected = {"pools", "figures", "disks", "tasks", "replication", "encryption", "worker"}
+    assert expected <= set(registry.SOURCES)
 
 
 def test_a_healthy_near_empty_pool_raises_nothing(tank) -> None:
@@ -197,3 +198,25 @@ def test_the_dashboard_words_an_offline_disk_from_the_sample_too(tank) -> None:
     (found,) = [a for a in selectors.alert_list(0.25) if a["kind"] == "pool_health"]
     assert found["level"] == "warning"
     assert "taken offline" in found["title"]
+
+
+def test_a_locked_passphrase_root_waits_and_its_tasks_do_not_fail(tank, settings, tmp_path):
+    from storage.datasets import services as datasets
+    from storage.encryption import services as encryption
+
+    settings.DATA_DIR = tmp_path / "data"
+    phrase = "correct horse battery"
+    datasets.dataset_create(parent="tank", name="vault", encryption="passphrase",
+                            passphrase=phrase, passphrase_confirm=phrase)  # fmt: skip
+    datasets.dataset_create(parent="tank/vault", name="docs")
+    datasets.dataset_create(parent="tank", name="auto", encryption="key")
+    assert sources.encryption_source() == []
+    encryption.lock(name="tank/vault")
+    encryption.lock(name="tank/auto")  # unlocks at boot by itself: nobody to wait for
+    [alert] = sources.encryption_source()
+    assert (alert.kind, alert.subject, alert.level) == ("locked", "tank/vault", "warning")
+    assert "tank/vault, tank/vault/docs stay locked" in alert.text
+    SnapshotTask.objects.create(dataset="tank/vault", last_error="Waits for the key: tank/vault")
+    assert list(sources.task_source()) == []
+    encryption.unlock(name="tank/vault", passphrase=phrase)
+    assert sources.encryption_source() == []
