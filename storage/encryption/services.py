@@ -8,6 +8,7 @@ root unlocks at boot from it. Every refusal names the field and the rule.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,3 +170,32 @@ def _stored(key: str) -> Path:
         return keystore.write(selectors.data_dir(), key)
     except keystore.KeyStoreError as exc:
         raise fail("encryption", f"The key could not be kept on the appliance: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class BootUnlock:
+    """What the boot's unlock did: roots opened from their key files, roots that wait for a
+    passphrase, and roots whose key file failed (name -> why)."""
+
+    unlocked: list[str] = field(default_factory=list)
+    waiting: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+
+
+def unlock_at_boot() -> BootUnlock:
+    """Load the keys the appliance keeps (parents first) and mount what they open. One root's
+    missing or wrong key file does not keep the others locked."""
+    report = BootUnlock()
+    for root in selectors.key_roots():
+        if not root.dataset.locked:
+            continue
+        if not root.unlocks_at_boot:
+            report.waiting.append(root.name)
+            continue
+        try:
+            engine_call(functools.partial(get_engine().load_key, root.name))
+        except ValidationError as exc:
+            report.failed[root.name] = " ".join(exc.messages)
+            continue
+        report.unlocked.append(root.name)
+    return report

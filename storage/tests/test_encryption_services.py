@@ -164,3 +164,25 @@ def test_the_passphrase_never_shows_in_the_new_keys_repr(tank):
     key = services.new_key(parent, "passphrase", PASSPHRASE, PASSPHRASE)
     assert PASSPHRASE not in repr(key)
     assert PASSPHRASE not in str(key)
+
+
+def test_the_boot_unlocks_the_kept_keys_and_leaves_passphrases_waiting(tank, data_dir):
+    from django.core.management import call_command
+
+    _vault()
+    datasets.dataset_create(parent="tank", name="auto", encryption="key")
+    datasets.dataset_create(parent="tank", name="lost", encryption="key")
+    for name in ("tank/vault", "tank/auto", "tank/lost"):
+        services.lock(name=name)
+    lost = selectors.key_root(get_engine().get_dataset("tank/lost")).key_file
+    assert lost is not None
+    lost.unlink()  # its key file gone: the others still open
+    report = services.unlock_at_boot()
+    assert report.unlocked == ["tank/auto"]
+    assert report.waiting == ["tank/vault"]
+    assert list(report.failed) == ["tank/lost"]
+    assert get_engine().get_dataset("tank/vault").locked
+    assert not get_engine().get_dataset("tank/auto").locked
+    services.lock(name="tank/auto")
+    call_command("unlock_keys")
+    assert not get_engine().get_dataset("tank/auto").locked
