@@ -66,3 +66,28 @@ document.addEventListener("click", function (event) {
     select();
   }
 });
+
+// Passphrase fields (data-strength) say how hard the passphrase is to guess as it is typed: a
+// rough count of bits (length times the bits of the kinds of characters used, repeats and
+// runs of one character counted once). Nothing typed leaves the page for it.
+function nasuiStrength(value) {
+  var kinds = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^a-zA-Z0-9]/];
+  var sizes = [26, 26, 10, 33];
+  var pool = 0;
+  kinds.forEach(function (kind, i) { if (kind.test(value)) { pool += sizes[i]; } });
+  var distinct = value.replace(/(.)\1+/g, "$1").length;
+  var bits = pool ? Math.round(distinct * Math.log2(pool)) : 0;
+  if (value.length < 8) { return ["Too short: at least 8 characters", "danger", bits]; }
+  if (bits < 50) { return ["Weak: easy to guess, add words", "danger", bits]; }
+  if (bits < 80) { return ["Fair: a few more words make it strong", "warning", bits]; }
+  return ["Strong", "success", bits];
+}
+document.addEventListener("input", function (event) {
+  var field = event.target;
+  if (!field.hasAttribute || !field.hasAttribute("data-strength")) { return; }
+  var meter = document.getElementById(field.id + "-strength");
+  if (!meter) { return; }
+  var said = nasuiStrength(field.value);
+  meter.textContent = field.value ? said[0] + " (about " + said[2] + " bits)" : "";
+  meter.className = "form-hint text-" + said[1];
+});

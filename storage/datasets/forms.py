@@ -130,12 +130,57 @@ class DatasetPropertiesForm(StyledForm):
         )
 
 
-class DatasetCreateForm(DatasetPropertiesForm):
+ENCRYPTION_LABELS = [
+    ("inherit", "As its parent (encrypted under an encrypted parent)"),
+    ("off", "Off"),
+    ("passphrase", "On, opened by a passphrase (typed after each boot)"),
+    ("key", "On, with a key kept on this appliance (unlocks at boot)"),
+]
+
+
+def _passphrase(label: str, **attrs: str) -> forms.CharField:
+    """A passphrase box: never shown again after a refusal (render_value=False)."""
+    widget = forms.PasswordInput(
+        render_value=False, attrs={"autocomplete": "new-password", **attrs}
+    )
+    return forms.CharField(required=False, strip=False, label=label, widget=widget)
+
+
+class EncryptionFields(StyledForm):
+    """How a new file system or zvol is encrypted: fixed once it exists, only the key changes."""
+
+    encryption = forms.ChoiceField(
+        choices=ENCRYPTION_LABELS,
+        initial="inherit",
+        required=False,
+        help_text="AES-256-GCM. Cannot be turned on or off once created; the key or passphrase "
+        "can change later. A key kept on the appliance protects the disks (sold, sent back, "
+        "stolen alone), not a whole box taken with its stick.",
+    )
+    passphrase = _passphrase("Passphrase", **{"data-strength": "1"})
+    passphrase_confirm = _passphrase("Passphrase again")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields[
+            "passphrase"
+        ].help_text = (
+            "8 to 512 characters, never stored: without it the data cannot be read, by anyone."
+        )
+        self.fields["passphrase"].strength_meter = True  # type: ignore[attr-defined]
+        for name in ("passphrase", "passphrase_confirm"):
+            self.show_when(name, "encryption=passphrase")
+
+    def clean_encryption(self) -> str:
+        return self.cleaned_data.get("encryption") or "inherit"
+
+
+class DatasetCreateForm(DatasetPropertiesForm, EncryptionFields):
     """A new file system under a parent dataset."""
 
     parent = forms.ChoiceField()
     name = forms.CharField(max_length=100)
-    field_order = ["parent", "name"]
+    field_order = ["parent", "name", "encryption", "passphrase", "passphrase_confirm"]
 
     def __init__(self, *args: Any, parents: list[str], **kwargs: Any) -> None:
         """Parents to pick from; no recursive apply (nothing is inside yet)."""
@@ -165,7 +210,7 @@ class ZvolPropertiesForm(StyledForm):
         label_inherit(self, inherited or {})
 
 
-class ZvolCreateForm(ZvolPropertiesForm):
+class ZvolCreateForm(ZvolPropertiesForm, EncryptionFields):
     """A new zvol (block volume) under a parent dataset."""
 
     parent = forms.ChoiceField()
@@ -179,7 +224,10 @@ class ZvolCreateForm(ZvolPropertiesForm):
     )
     sparse = forms.BooleanField(required=False, label=v.SPARSE_LABEL)
     force = forms.BooleanField(required=False, label=v.FORCE_LABEL)
-    field_order = ["parent", "name", "size", "volblocksize", "sparse"]
+    field_order = [
+        "parent", "name", "size", "volblocksize", "sparse", "encryption", "passphrase",
+        "passphrase_confirm",
+    ]  # fmt: skip
 
     def __init__(self, *args: Any, parents: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

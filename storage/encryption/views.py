@@ -1,0 +1,79 @@
+"""The encryption page of a root: its state, what its key opens, lock, unlock, change the key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from nasui.forms import add_service_errors
+from storage.encryption import selectors, services
+from storage.encryption.forms import ChangeKeyForm, LockForm, UnlockForm
+from storage.engine import get_engine
+from storage.errors import engine_call
+from storage.zfs import errors as zfs
+
+ACTIONS = {"unlock": UnlockForm, "lock": LockForm, "change-key": ChangeKeyForm}
+KEYS = {"unlock": "unlock", "lock": "lock", "change-key": "change_key"}  # the template's names
+
+
+def encryption_page(request: HttpRequest, name: str) -> HttpResponse:
+    """GET shows the root; a POST with ?action=unlock, lock or change-key acts on it."""
+    try:
+        dataset = engine_call(lambda: get_engine().get_dataset(name))
+    except ValidationError as exc:
+        raise Http404(f"No dataset or zvol named {name}.") from exc
+    if not dataset.is_encryption_root:
+        if dataset.encrypted:
+            return redirect("storage:encryption", name=dataset.encryption_root)
+        raise Http404(f"{name} is not encrypted.")
+    action = request.GET.get("action", "")
+    forms: dict[str, Any] = {KEYS[key]: form() for key, form in ACTIONS.items()}
+    if request.method == "POST" and action in ACTIONS:
+        form = forms[KEYS[action]] = ACTIONS[action](request.POST)
+        if form.is_valid():
+            try:
+                _act(action, name, form.cleaned_data)
+            except ValidationError as exc:
+                add_service_errors(form, exc)
+            else:
+                messages.success(request, _done(action, name))
+                return redirect(reverse("storage:encryption", kwargs={"name": name}))
+    context = {
+        "root": selectors.key_root(dataset),
+        "opens": _opens(name),
+        "forms": forms,
+        "failed": action if any(f.errors for f in forms.values()) else "",
+    }
+    status = 400 if context["failed"] else 200
+    return render(request, "storage/encryption.html", context, status=status)
+
+
+def _act(action: str, name: str, data: dict[str, Any]) -> None:
+    if action == "unlock":
+        services.unlock(name=name, passphrase=data["passphrase"])
+    elif action == "lock":
+        services.lock(name=name)
+    else:
+        services.change_key(name, **data)
+
+
+def _done(action: str, name: str) -> str:
+    return {
+        "unlock": f"{name} is unlocked: its shares and LUNs are served again.",
+        "lock": f"{name} is locked: nothing under it is mounted, shared or served.",
+        "change-key": f"{name} has a new key; the old one opens nothing now.",
+    }[action]
+
+
+def _opens(name: str) -> list[str]:
+    """The datasets and zvols whose data the root's key opens (itself first)."""
+    try:
+        found = get_engine().list_datasets(name)
+    except zfs.ZfsError:
+        return [name]
+    return [d.name for d in found if d.encryption_root == name]
