@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.decorators import action
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -45,6 +49,34 @@ class EncryptionViewSet(ListViewSet):
     def unlock(self, request: Request) -> Response:
         """Load the root's key (the passphrase, or its key file) and serve what it opens."""
         return self._act(request, s.UnlockSerializer, services.unlock)
+
+    @extend_schema(
+        request=s.ExportSerializer,
+        responses={
+            (200, "application/octet-stream"): OpenApiResponse(
+                OpenApiTypes.BINARY, description="The key file, to keep apart from the box."
+            )
+        },
+    )
+    @action(detail=False, methods=["post"])
+    def export(self, request: Request) -> HttpResponse:
+        """Every key kept on the appliance, in a file sealed with the passphrase given."""
+        made = services.keys_export(**validated(s.ExportSerializer, request.data))
+        response = HttpResponse(made.content, content_type="application/octet-stream")
+        response["Content-Disposition"] = f'attachment; filename="{made.filename}"'
+        response["X-Nasui-Roots"] = ",".join(made.roots)
+        return response
+
+    @extend_schema(
+        request={"multipart/form-data": s.ImportSerializer}, responses=s.ImportedSerializer
+    )
+    @action(detail=False, methods=["post"], url_path="import", parser_classes=[MultiPartParser])
+    def import_keys(self, request: Request) -> Response:
+        """Keep a key file's keys for the roots here that they open, and unlock those."""
+        data = validated(s.ImportSerializer, request.data)
+        content = services.key_file_bytes(data["file"])
+        done = services.keys_import(content=content, passphrase=data["passphrase"])
+        return Response(s.ImportedSerializer(asdict(done)).data)
 
     @extend_schema(request=s.ChangeKeySerializer, responses=s.KeyRootSerializer)
     @action(detail=False, methods=["post"], url_path="change-key")

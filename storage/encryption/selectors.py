@@ -75,3 +75,13 @@ def key_roots(datasets: list[Dataset] | None = None) -> list[KeyRoot]:
 def waiting_for_passphrase(datasets: list[Dataset] | None = None) -> list[KeyRoot]:
     """Locked roots that only a typed passphrase opens: what the boot alert names."""
     return [r for r in key_roots(datasets) if r.dataset.locked and not r.unlocks_at_boot]
+
+
+def unexported(datasets: list[Dataset] | None = None) -> list[KeyRoot]:
+    """Roots whose kept key no key file download has held yet: lose the stick, lose the data."""
+    done = keystore.exported(data_dir())
+    return [
+        root
+        for root in key_roots(datasets)
+        if root.key_file is not None and root.key_file.name not in done
+    ]

@@ -15,12 +15,9 @@ from storage.encryption.services import PASSPHRASE_LENGTHS
 def passphrase_field(**kwargs: Any) -> serializers.CharField:
     """A write-only passphrase (its length is checked by the services, with their words)."""
     low, high = PASSPHRASE_LENGTHS
+    kwargs.setdefault("help_text", f"{low} to {high} characters; never stored, never sent back.")
     return serializers.CharField(
-        write_only=True,
-        trim_whitespace=False,
-        style={"input_type": "password"},
-        help_text=f"{low} to {high} characters; never stored, never sent back.",
-        **kwargs,
+        write_only=True, trim_whitespace=False, style={"input_type": "password"}, **kwargs
     )
 
 
@@ -58,3 +55,27 @@ class ChangeKeySerializer(NameSerializer):
     )
     passphrase = passphrase_field(required=False, allow_blank=True, default="")
     passphrase_confirm = passphrase_field(required=False, allow_blank=True, default="")
+
+
+class ExportSerializer(serializers.Serializer[Any]):
+    passphrase = passphrase_field(
+        help_text="Seals the key file; 8 or more characters, kept nowhere."
+    )
+    passphrase_confirm = passphrase_field()
+
+
+class ImportSerializer(serializers.Serializer[Any]):
+    file = serializers.FileField(help_text="A .nasui-keys file downloaded from a nasui panel.")
+    passphrase = passphrase_field()
+
+
+class ImportedSerializer(serializers.Serializer[Any]):
+    imported = serializers.ListField(
+        child=serializers.CharField(), help_text="Roots given their key (and unlocked)."
+    )
+    absent = serializers.ListField(
+        child=serializers.CharField(), help_text="Roots of the file that no pool here holds."
+    )
+    refused = serializers.DictField(
+        child=serializers.CharField(), help_text="Roots the file's key did not open, and why."
+    )

@@ -9,17 +9,21 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
 
 from nasui.validation import fail
 from storage import registry
 from storage.encryption import selectors
-from storage.encryption.engine import keystore
+from storage.encryption.engine import keyfile, keystore
 from storage.engine import get_engine
 from storage.errors import engine_call
 from storage.zfs.base import Dataset
@@ -199,3 +203,97 @@ def unlock_at_boot() -> BootUnlock:
             continue
         report.unlocked.append(root.name)
     return report
+
+
+@dataclass(frozen=True)
+class KeyDownload:
+    """A key file to download: its name, its bytes, the roots it holds and those it cannot."""
+
+    filename: str
+    content: bytes
+    roots: list[str]
+    passphrase_roots: list[str]  # opened by a typed passphrase: nothing to export
+
+
+def keys_export(*, passphrase: str, passphrase_confirm: str) -> KeyDownload:
+    """Every kept key, sealed with a passphrase typed twice (never stored)."""
+    typed = validate_passphrase(passphrase, passphrase_confirm)
+    roots = engine_call(selectors.key_roots)
+    kept = {r.name: r.key_file for r in roots if r.key_file is not None}
+    if not kept:
+        raise fail("passphrase", "No encryption root here has a key kept on the appliance.")
+    try:
+        keys = {name: keystore.read(path) for name, path in kept.items()}
+    except keystore.KeyStoreError as exc:
+        raise fail("passphrase", f"A key file cannot be read: {exc}") from exc
+    now = datetime.now(UTC)
+    about = keyfile.About(settings.NASUI_VERSION, socket.gethostname(), now.isoformat())
+    content = keyfile.export(keys, typed, about)
+    keystore.mark_exported(selectors.data_dir(), kept.values())
+    return KeyDownload(
+        filename=f"nasui-keys-{socket.gethostname()}-{now:%Y%m%d-%H%M%S}.nasui-keys",
+        content=content,
+        roots=sorted(kept),
+        passphrase_roots=sorted(r.name for r in roots if r.key_file is None),
+    )
+
+
+@dataclass(frozen=True)
+class KeyImport:
+    """What an import did: roots given their key, roots not here, roots the key did not open."""
+
+    imported: list[str] = field(default_factory=list)
+    absent: list[str] = field(default_factory=list)
+    refused: dict[str, str] = field(default_factory=dict)
+
+
+MAX_KEY_FILE = 1 << 20  # a key file of thousands of roots is still a few hundred KiB
+
+
+def key_file_bytes(upload: UploadedFile) -> bytes:
+    """An uploaded key file's bytes, or a refusal on `file` when it is far too big for one."""
+    if upload.size is not None and upload.size > MAX_KEY_FILE:
+        raise fail("file", f"A key file is at most {MAX_KEY_FILE >> 20} MiB: this is not one.")
+    return bytes(upload.read())
+
+
+def keys_import(*, content: bytes, passphrase: str) -> KeyImport:
+    """Keep the keys of a key file for the roots of this box's pools that they open, and
+    unlock those roots: pools brought from another appliance, or a data partition lost."""
+    try:
+        keys = keyfile.read(content, passphrase)
+    except keyfile.ArchiveError as exc:
+        field_name = "passphrase" if isinstance(exc, keyfile.WrongPassphrase) else "file"
+        raise fail(field_name, str(exc)) from exc
+    here = {r.name: r for r in engine_call(selectors.key_roots)}
+    report = KeyImport()
+    for name, key in sorted(keys.items()):
+        root = here.get(name)
+        if root is None or root.dataset.key_format != "hex":
+            report.absent.append(name)
+            continue
+        try:
+            _take_key(root, key)
+        except ValidationError as exc:
+            report.refused[name] = " ".join(exc.messages)
+            continue
+        report.imported.append(name)
+    return report
+
+
+def _take_key(root: selectors.KeyRoot, key: str) -> None:
+    """Open `root` with `key` and keep the key as its key file from now on."""
+    name = root.name
+    if root.dataset.locked:
+        engine_call(lambda: get_engine().load_key(name, key, typed=True))
+        registry.keys_changing(name, locked=False)
+    path = _stored(key)
+    new = {"key_format": "hex", "key_location": keystore.location(path)}
+    try:
+        engine_call(lambda: get_engine().change_key(name, **new))
+    except ValidationError:
+        keystore.remove(path)
+        raise
+    if root.key_file is not None and root.key_file != path:
+        keystore.remove(root.key_file)
+    keystore.mark_exported(selectors.data_dir(), [path])  # it came from a key file

@@ -92,3 +92,59 @@ def test_an_unknown_or_plain_dataset_is_refused_by_name(api, tank):
     answer = api.post(f"{ROOTS}lock/", {"name": "tank/none"}, content_type=JSON)
     assert answer.status_code == 400
     assert "name" in answer.json()["fields"]
+
+
+def _export(api, passphrase: str = PASSPHRASE):
+    body = {"passphrase": passphrase, "passphrase_confirm": passphrase}
+    return api.post(f"{ROOTS}export/", body, content_type=JSON)
+
+
+def test_kept_keys_export_once_and_import_on_a_box_that_lost_them(api, tank, settings):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from storage.encryption import selectors
+
+    api.post("/api/storage/zvols/", {"name": "tank/disk", "size": "64M", "sparse": True,
+                                     "encryption": "key"}, content_type=JSON)  # fmt: skip
+    _vault(api)
+    assert [r.name for r in selectors.unexported()] == ["tank/disk"]
+    made = _export(api)
+    assert made.status_code == 200
+    assert made["X-Nasui-Roots"] == "tank/disk"  # a passphrase is its own key
+    assert made["Content-Disposition"].endswith('.nasui-keys"')
+    blob = made.content
+    assert blob.startswith(b"NASUI-KEYS\n")
+    assert selectors.unexported() == []  # exported once: the warning goes
+
+    # The stick died: a new one has no key files; the pool still names the old path.
+    api.post(f"{ROOTS}lock/", {"name": "tank/disk"}, content_type=JSON)
+    for path in (Path(settings.DATA_DIR) / "keys").iterdir():
+        path.unlink()
+    assert api.post(f"{ROOTS}unlock/", {"name": "tank/disk"}, content_type=JSON).status_code == 400
+
+    def upload(content: bytes, passphrase: str):
+        file = SimpleUploadedFile("k.nasui-keys", content)
+        return api.post(f"{ROOTS}import/", {"file": file, "passphrase": passphrase})
+
+    wrong = upload(blob, "not the passphrase")
+    assert wrong.status_code == 400
+    assert "Wrong passphrase for this key file" in wrong.json()["fields"]["passphrase"][0]
+    foreign = upload(b"NASUI-CONFIG\n\x01" + bytes(40), PASSPHRASE)
+    assert "This is not a nasui key file." in foreign.json()["fields"]["file"][0]
+    done = upload(blob, PASSPHRASE)
+    assert done.status_code == 200, done.json()
+    assert done.json() == {"imported": ["tank/disk"], "absent": [], "refused": {}}
+    roots = {r["name"]: r for r in api.get(ROOTS).json()["results"]}
+    assert roots["tank/disk"]["locked"] is False
+    assert roots["tank/disk"]["unlocks_at_boot"] is True  # its key is kept again
+    api.post(f"{ROOTS}lock/", {"name": "tank/disk"}, content_type=JSON)
+    assert api.post(f"{ROOTS}unlock/", {"name": "tank/disk"}, content_type=JSON).status_code == 200
+
+
+def test_an_export_with_nothing_to_hold_or_a_short_passphrase_is_refused(api, tank):
+    nothing = _export(api)
+    assert nothing.status_code == 400
+    assert "No encryption root here" in nothing.json()["fields"]["passphrase"][0]
+    api.post("/api/storage/datasets/", {"name": "tank/a", "encryption": "key"}, content_type=JSON)
+    short = _export(api, "short")
+    assert "At least 8 characters" in short.json()["fields"]["passphrase"][0]

@@ -196,8 +196,11 @@ class ZfsEngine(Protocol):
         """Create a zvol, thick (refreservation) or sparse; `key` as create_dataset's."""
         ...
 
-    def load_key(self, name: str, key: str | None = None, *, recursive: bool = False) -> None:
-        """Unlock: load the key (typed, or from its file when None) and mount what it opens."""
+    def load_key(
+        self, name: str, key: str | None = None, *, recursive: bool = False, typed: bool = False
+    ) -> None:
+        """Unlock: load the key (typed, or from its file when None; `typed` gives `key` to a
+        root whatever its keylocation) and mount what it opens."""
         ...
 
     def unload_key(self, name: str, *, recursive: bool = False) -> None:

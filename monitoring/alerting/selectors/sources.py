@@ -159,14 +159,30 @@ def locked_alert(root: str, opens: list[str]) -> Alert:
     )  # fmt: skip
 
 
+def unexported_alert(roots: list[str]) -> Alert:
+    """Keys kept only on this appliance's stick: losing it loses the data they open."""
+    names = ", ".join(roots)
+    return Alert(
+        "warning", "keys_not_exported", names, f"Download the encryption keys of {names}",
+        f"The keys of {names} are kept only on this appliance's stick: if it dies, the data "
+        "they open is lost with it. Download the keys (Storage, an encrypted dataset's page, "
+        "Export keys) and keep the file and its passphrase apart from the box. The alert "
+        "clears once a key file holds them.",
+    )  # fmt: skip
+
+
 @register("encryption")
 def encryption_source() -> list[Alert]:
-    """Encryption roots opened by a typed passphrase that are locked (live from ZFS)."""
+    """Encryption roots opened by a typed passphrase that are locked, and kept keys never
+    exported (live from ZFS)."""
     datasets = get_engine().list_all_datasets()
     found = []
     for root in encryption.waiting_for_passphrase(datasets):
         opens = [d.name for d in datasets if d.encryption_root == root.name]
         found.append(locked_alert(root.name, opens))
+    unexported = encryption.unexported(datasets)
+    if unexported:
+        found.append(unexported_alert([root.name for root in unexported]))
     return found
 
 

@@ -210,13 +210,31 @@ def test_a_locked_passphrase_root_waits_and_its_tasks_do_not_fail(tank, settings
                             passphrase=phrase, passphrase_confirm=phrase)  # fmt: skip
     datasets.dataset_create(parent="tank/vault", name="docs")
     datasets.dataset_create(parent="tank", name="auto", encryption="key")
-    assert sources.encryption_source() == []
+
+    def locked() -> list[alerts.Alert]:
+        return [a for a in sources.encryption_source() if a.kind == "locked"]
+
+    assert locked() == []
     encryption.lock(name="tank/vault")
     encryption.lock(name="tank/auto")  # unlocks at boot by itself: nobody to wait for
-    [alert] = sources.encryption_source()
+    [alert] = locked()
     assert (alert.kind, alert.subject, alert.level) == ("locked", "tank/vault", "warning")
     assert "tank/vault, tank/vault/docs stay locked" in alert.text
     SnapshotTask.objects.create(dataset="tank/vault", last_error="Waits for the key: tank/vault")
     assert list(sources.task_source()) == []
     encryption.unlock(name="tank/vault", passphrase=phrase)
+    assert locked() == []
+
+
+def test_a_kept_key_never_exported_is_a_warning_until_a_key_file_holds_it(tank, settings, tmp_path):
+    from storage.datasets import services as datasets
+    from storage.encryption import services as encryption
+
+    settings.DATA_DIR = tmp_path / "data"
+    datasets.dataset_create(parent="tank", name="auto", encryption="key")
+    [alert] = sources.encryption_source()
+    assert (alert.kind, alert.subject, alert.level) == ("keys_not_exported", "tank/auto", "warning")
+    assert "kept only on this appliance's stick" in alert.text
+    phrase = "correct horse battery"
+    encryption.keys_export(passphrase=phrase, passphrase_confirm=phrase)
     assert sources.encryption_source() == []

@@ -9,12 +9,15 @@ backup (encrypted with the user's passphrase) carries them.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
+from collections.abc import Iterable
 from pathlib import Path
 
 FOLDER = "keys"
 SUFFIX = ".key"
+EXPORTED = "exported.json"  # the key files already exported at least once (their names)
 KEY_BYTES = 32  # ZFS's wrapping key: 32 bytes, 64 hex digits in keyformat=hex
 
 
@@ -69,6 +72,25 @@ def read(path: Path) -> str:
         return path.read_text().strip()
     except OSError as exc:
         raise KeyStoreError(f"cannot read the key file {path}: {exc.strerror}") from exc
+
+
+def exported(data_dir: Path) -> set[str]:
+    """The names of the key files a key file download has held."""
+    try:
+        names = json.loads((folder(data_dir) / EXPORTED).read_text())
+    except (OSError, ValueError):
+        return set()
+    return {str(name) for name in names} if isinstance(names, list) else set()
+
+
+def mark_exported(data_dir: Path, paths: Iterable[Path]) -> None:
+    """Remember that these key files have been exported (the warning about them goes)."""
+    names = sorted(exported(data_dir) | {path.name for path in paths})
+    place = folder(data_dir)
+    place.mkdir(mode=0o700, parents=True, exist_ok=True)
+    partial = place / f".{EXPORTED}.tmp"
+    partial.write_text(json.dumps(names))
+    partial.replace(place / EXPORTED)
 
 
 def remove(path: Path | None) -> None:

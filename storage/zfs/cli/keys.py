@@ -30,14 +30,28 @@ class KeyCommands:
     def _out(self, *argv: str, timeout: float | None = None) -> str:
         raise NotImplementedError  # provided by the engine
 
-    def load_key(self, name: str, key: str | None = None, *, recursive: bool = False) -> None:
-        """`zfs load-key [-r] NAME`, then mount what the key opened.
+    def load_key(
+        self,
+        name: str,
+        key: str | None = None,
+        *,
+        recursive: bool = False,
+        typed: bool = False,
+    ) -> None:
+        """`zfs load-key [-r] [-L prompt] NAME`, then mount what the key opened.
 
-        `key` is the passphrase or hex key of a root whose keylocation is prompt; None reads
-        each root's own keylocation (a key file). WrongKey, KeyAlreadyLoaded name the refusal.
+        `key` is the passphrase or hex key of a root whose keylocation is prompt, or of any
+        root when `typed` (-L prompt: a key brought from elsewhere, not its key file); None
+        reads each root's own keylocation. WrongKey, KeyAlreadyLoaded name the refusal.
         """
         check_dataset_name(name)
-        self.run(["zfs", "load-key", *(["-r"] if recursive else []), name], stdin=_line(key))
+        argv = [
+            "zfs",
+            "load-key",
+            *(["-r"] if recursive else []),
+            *(["-L", "prompt"] if typed else []),
+        ]
+        self.run([*argv, name], stdin=_line(key))
         self.mount_tree(name)
 
     def unload_key(self, name: str, *, recursive: bool = False) -> None:

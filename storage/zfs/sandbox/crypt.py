@@ -89,14 +89,15 @@ def loaded(tree: PoolTree, root: str) -> bool:
     return bool(tree.datasets[root]["crypt"].get("loaded"))
 
 
-def load(tree: PoolTree, rel: str, key: str | None) -> None:
-    """`zfs load-key` of one encryption root."""
+def load(tree: PoolTree, rel: str, key: str | None, *, typed: bool = False) -> None:
+    """`zfs load-key [-L prompt]` of one encryption root."""
     crypt = _root_crypt(tree, rel, "Key load error", "loaded")
     if crypt["loaded"]:
         raise KeyAlreadyLoaded(
             f"Key load error: Key already loaded for '{tree.full_name(rel)}'."
         )  # fmt: skip
-    material = _material(crypt["location"], key, crypt["format"], _load_error)
+    location = "prompt" if typed else crypt["location"]
+    material = _material(location, key, crypt["format"], _load_error)
     expected = _digest(material, bytes.fromhex(crypt["salt"]))["digest"]
     if not hmac.compare_digest(expected, crypt["digest"]):
         raise WrongKey(f"Key load error: Incorrect key provided for '{tree.full_name(rel)}'.")

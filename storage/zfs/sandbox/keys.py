@@ -16,16 +16,19 @@ class KeyOps:
     def _find(self, state: State, name: str) -> tuple[PoolTree, str]:
         raise NotImplementedError  # provided by DatasetOps
 
-    def load_key(self, name: str, key: str | None = None, *, recursive: bool = False) -> None:
-        """Load the key of NAME (and, recursive, of every locked root under it)."""
+    def load_key(
+        self, name: str, key: str | None = None, *, recursive: bool = False, typed: bool = False
+    ) -> None:
+        """Load the key of NAME (and, recursive, of every locked root under it); `typed` is
+        -L prompt: `key` whatever the root's keylocation."""
         with self._state.transaction() as state:
             tree, rel = self._find(state, name)
             if not recursive:
-                crypt.load(tree, rel, key)
+                crypt.load(tree, rel, key, typed=typed)
                 return
             for root in _roots(tree, rel):
                 if not crypt.loaded(tree, root):
-                    crypt.load(tree, root, key)
+                    crypt.load(tree, root, key, typed=typed)
 
     def unload_key(self, name: str, *, recursive: bool = False) -> None:
         """Unload the key of NAME (recursive: of every loaded root under it); busy if open."""

@@ -30,7 +30,7 @@ KEPT = (
     "secret_key", "nasui.env", "tls/cert.pem", "tls/key.pem", "ssh/ssh_host_*",
     "ssh/authorized_keys", "clock/timezone", "clock/timesyncd.conf",
     "network/*.network", "network/settings.json", "network/hostname",
-    "keys/*.key",  # encryption roots' generated keys (storage.encryption.engine.keystore)
+    "keys/*.key", "keys/exported.json",  # the kept encryption keys (storage.encryption)
 )  # fmt: skip
 STAGED = "restore-staged"  # a folder of the data directory: the members waiting for `apply`
 READY = ".complete"  # written last into the staged folder: a partial stage is never applied
