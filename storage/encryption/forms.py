@@ -46,3 +46,17 @@ class ChangeKeyForm(StyledForm):
         self.fields["passphrase"].widget.attrs["data-strength"] = "1"
         for name in ("passphrase", "passphrase_confirm"):
             self.show_when(name, "method=passphrase")
+
+
+class ExportForm(StyledForm):
+    """The passphrase that seals a key file, typed twice."""
+
+    passphrase = passphrase_box("Passphrase for the key file", new=True)
+    passphrase_confirm = passphrase_box("Passphrase again", new=True)
+
+
+class ImportForm(StyledForm):
+    """A key file downloaded from a nasui panel, and the passphrase that sealed it."""
+
+    file = forms.FileField(label="Key file (.nasui-keys)")
+    passphrase = passphrase_box("Its passphrase")

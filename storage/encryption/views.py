@@ -12,13 +12,25 @@ from django.urls import reverse
 
 from nasui.forms import add_service_errors
 from storage.encryption import selectors, services
-from storage.encryption.forms import ChangeKeyForm, LockForm, UnlockForm
+from storage.encryption.forms import (
+    ChangeKeyForm,
+    ExportForm,
+    ImportForm,
+    LockForm,
+    UnlockForm,
+)
 from storage.engine import get_engine
 from storage.errors import engine_call
 from storage.zfs import errors as zfs
 
-ACTIONS = {"unlock": UnlockForm, "lock": LockForm, "change-key": ChangeKeyForm}
-KEYS = {"unlock": "unlock", "lock": "lock", "change-key": "change_key"}  # the template's names
+ACTIONS: dict[str, Any] = {
+    "unlock": UnlockForm,
+    "lock": LockForm,
+    "change-key": ChangeKeyForm,
+    "export": ExportForm,
+    "import": ImportForm,
+}
+KEYS = {action: action.replace("-", "_") for action in ACTIONS}  # the template's names
 
 
 def encryption_page(request: HttpRequest, name: str) -> HttpResponse:
@@ -34,14 +46,16 @@ def encryption_page(request: HttpRequest, name: str) -> HttpResponse:
     action = request.GET.get("action", "")
     forms: dict[str, Any] = {KEYS[key]: form() for key, form in ACTIONS.items()}
     if request.method == "POST" and action in ACTIONS:
-        form = forms[KEYS[action]] = ACTIONS[action](request.POST)
+        form = forms[KEYS[action]] = ACTIONS[action](request.POST, request.FILES)
         if form.is_valid():
             try:
-                _act(action, name, form.cleaned_data)
+                answer = _act(action, name, form.cleaned_data)
             except ValidationError as exc:
                 add_service_errors(form, exc)
             else:
-                messages.success(request, _done(action, name))
+                if isinstance(answer, HttpResponse):
+                    return answer
+                messages.success(request, answer)
                 return redirect(reverse("storage:encryption", kwargs={"name": name}))
     context = {
         "root": selectors.key_root(dataset),
@@ -53,21 +67,29 @@ def encryption_page(request: HttpRequest, name: str) -> HttpResponse:
     return render(request, "storage/encryption.html", context, status=status)
 
 
-def _act(action: str, name: str, data: dict[str, Any]) -> None:
+def _act(action: str, name: str, data: dict[str, Any]) -> str | HttpResponse:
+    """Do `action` on the root `name`: what to say, or the key file to download."""
     if action == "unlock":
         services.unlock(name=name, passphrase=data["passphrase"])
-    elif action == "lock":
+        return f"{name} is unlocked: its shares and LUNs are served again."
+    if action == "lock":
         services.lock(name=name)
-    else:
+        return f"{name} is locked: nothing under it is mounted, shared or served."
+    if action == "change-key":
         services.change_key(name, **data)
-
-
-def _done(action: str, name: str) -> str:
-    return {
-        "unlock": f"{name} is unlocked: its shares and LUNs are served again.",
-        "lock": f"{name} is locked: nothing under it is mounted, shared or served.",
-        "change-key": f"{name} has a new key; the old one opens nothing now.",
-    }[action]
+        return f"{name} has a new key; the old one opens nothing now."
+    if action == "export":
+        made = services.keys_export(**data)
+        response = HttpResponse(made.content, content_type="application/octet-stream")
+        response["Content-Disposition"] = f'attachment; filename="{made.filename}"'
+        return response
+    content = services.key_file_bytes(data["file"])
+    done = services.keys_import(content=content, passphrase=data["passphrase"])
+    said = [f"Keys taken for {', '.join(done.imported) or 'no root'}."]
+    said += [f"{root}: {why}" for root, why in done.refused.items()]
+    if done.absent:
+        said.append(f"Not on this box: {', '.join(done.absent)}.")
+    return " ".join(said)
 
 
 def _opens(name: str) -> list[str]:

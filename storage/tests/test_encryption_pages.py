@@ -51,3 +51,23 @@ def test_lock_then_a_wrong_passphrase_is_a_400_that_never_echoes_it(admin_client
     )
     assert opened.status_code == 302
     assert not get_engine().get_dataset("tank/vault").locked
+
+
+def test_the_page_downloads_the_key_file_and_imports_it(admin_client, vault):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    datasets.dataset_create(parent="tank", name="auto", encryption="key")
+    page = "/storage/encryption/tank/auto/"
+    body = {"passphrase": PASSPHRASE, "passphrase_confirm": PASSPHRASE}
+    made = admin_client.post(f"{page}?action=export", body)
+    assert made.status_code == 200
+    assert made["Content-Disposition"].startswith('attachment; filename="nasui-keys-')
+    upload = SimpleUploadedFile("keys.nasui-keys", made.content)
+    taken = admin_client.post(f"{page}?action=import", {"file": upload, "passphrase": PASSPHRASE},
+                              follow=True)  # fmt: skip
+    assert "Keys taken for tank/auto." in taken.content.decode()
+    short = admin_client.post(
+        f"{page}?action=export", {"passphrase": "x", "passphrase_confirm": "x"}
+    )
+    assert short.status_code == 400
+    assert "At least 8 characters" in short.content.decode()
