@@ -189,3 +189,16 @@ def test_replace_destroys_the_targets_snapshots_only_when_chosen(boxes: tuple[Bo
     assert (outcome.kind, outcome.arrived) == ("full", (A1,))
     assert target.snaps("backup/d") == {A1: 1}
     assert not (target.files("backup/d") / "theirs.txt").exists()
+
+
+def test_an_encrypted_source_is_always_sent_raw(boxes: tuple[Box, Box]) -> None:
+    from replication.replications.engine.runner import raw_if_encrypted, send_argv
+
+    source, _ = boxes
+    props = {"encryption": "on", "keyformat": "passphrase", "keylocation": "prompt"}
+    source.engine.create_dataset("tank/vault", properties=props, key="correct horse battery")
+    vault = Job("tank/vault", "backup/vault", chain.named_by(naming.DEFAULT_SCHEMA), TAG)
+    assert raw_if_encrypted(source.side(), vault).raw
+    assert not raw_if_encrypted(source.side(), JOB).raw  # tank/d is plain
+    step = chain.Step(snapshot=A1, base=None, intermediates=False)
+    assert send_argv(raw_if_encrypted(source.side(), vault), step)[:3] == ["zfs", "send", "-w"]

@@ -281,3 +281,28 @@ def test_a_changed_host_key_is_refused_in_words(
             side.snapshots(TARGET)
     finally:
         server.stop()
+
+
+def test_an_encrypted_dataset_goes_raw_and_the_target_keeps_it_without_the_key(
+    pools: None, there: Side, engine: CliZfsEngine
+) -> None:
+    secret = "correct horse battery"
+    root = {"encryption": "on", "keyformat": "passphrase", "keylocation": "prompt"}
+    engine.create_dataset("rsrc/vault", properties=root, key=secret)
+    write("rsrc/vault", "tax.bin", 2 * MIB, 7)
+    subprocess.run(["zfs", "snapshot", f"rsrc/vault@{stamp(1)}"], check=True)
+    vault = job("rsrc/vault", "rdst/vault")
+    assert replicate(HERE, there, vault).kind == "full"
+    write("rsrc/vault", "more.bin", 1 * MIB, 8)
+    subprocess.run(["zfs", "snapshot", f"rsrc/vault@{stamp(2)}"], check=True)
+    assert replicate(HERE, there, vault).arrived == (stamp(2),)
+    copy = engine.get_dataset("rdst/vault")
+    # Stored as sent: encrypted, its own root, and no key there to read it with.
+    assert (copy.encryption, copy.encryption_root, copy.key_status) == (
+        "aes-256-gcm", "rdst/vault", "unavailable"
+    )  # fmt: skip
+    engine.load_key("rdst/vault", secret)  # the owner's passphrase opens the copy
+    subprocess.run(["zfs", "mount", "rdst/vault"], check=False)
+    assert tree_digest(snapshot_root("rdst/vault", stamp(2))) == tree_digest(
+        snapshot_root("rsrc/vault", stamp(2))
+    )

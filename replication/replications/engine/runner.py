@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from replication.replications.engine import chain
 from replication.replications.engine.pump import Counted, Limits, Progress, TransferFailed, transfer
@@ -67,6 +67,7 @@ Report = Callable[[Moved], None]
 def replicate(source: Side, target: Side, job: Job, report: Report | None = None) -> Outcome:
     """Run `job` once; SideError / TransferFailed / ReplicationRefused say why it did not."""
     tell = report or (lambda _: None)
+    job = raw_if_encrypted(source, job)
     state = target.target_state(job.target)
     resumed = _resume(source, target, job, tell, state.resume_token)
     if state.resume_token:  # finished (a snapshot arrived) or discarded: it changed
@@ -135,6 +136,18 @@ def _stream(
     (source, target), (send, receive) = sides, argvs
     counted: Counted = "sender" if source.here else "receiver"  # the end that is not ssh
     return transfer(source.argv(send), target.argv(receive), job.limits, progress, counted)
+
+
+def raw_if_encrypted(source: Side, job: Job) -> Job:
+    """An encrypted dataset is always sent raw (-w): as it is stored, so the target keeps it
+    encrypted and never needs, or sees, its key. A plain send would decrypt it on the way."""
+    if job.raw:
+        return job
+    try:
+        cipher = source.properties(job.source, ("encryption",)).get("encryption", "off")
+    except SideError:
+        return job  # no such dataset: the run's own read says so, in its words
+    return replace(job, raw=True) if cipher not in ("off", "-", "") else job
 
 
 def send_argv(job: Job, step: chain.Step) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from storage.zfs.errors import InvalidProperty
+from storage.zfs.sandbox import crypt
 from storage.zfs.sandbox.copies import written_bytes
 from storage.zfs.sandbox.snapshots import copy_path, snapshot_names
 from storage.zfs.sandbox.stamps import Stamp, stamp
@@ -17,7 +18,7 @@ from storage.zfs.sandbox.state import State, StateStore
 from storage.zfs.sandbox.tokens import token_of
 from storage.zfs.sandbox.tree import PoolTree
 
-REPLICATION_PROPERTIES = ("written", "receive_resume_token")
+REPLICATION_PROPERTIES = ("written", "receive_resume_token", "encryption")
 
 
 class ReplicaReads:
@@ -35,7 +36,7 @@ class ReplicaReads:
         return [stamp(tree, t, short) for t in targets for short in snapshot_names(tree, t)]
 
     def replication_properties(self, name: str, props: Sequence[str]) -> dict[str, str]:
-        """Raw values (as `zfs get -p`) of `written` and `receive_resume_token`."""
+        """Raw values (as `zfs get -p`) of `written`, `receive_resume_token` and `encryption`."""
         for prop in props:
             if prop not in REPLICATION_PROPERTIES:
                 raise InvalidProperty(f"bad property list: invalid property '{prop}'")
@@ -44,6 +45,9 @@ class ReplicaReads:
         for prop in props:
             if prop == "written":
                 values[prop] = str(written(tree, rel))
+            elif prop == "encryption":
+                root = crypt.root_of(tree, rel)
+                values[prop] = tree.datasets[rel]["crypt"]["cipher"] if root is not None else "off"
             else:
                 token = token_of(tree.datasets[rel])
                 values[prop] = token.encode() if token else "-"
