@@ -18,7 +18,7 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from appliance.testlib import config_backup, network, ntp, replication, updates
+from appliance.testlib import config_backup, encryption, network, ntp, replication, updates
 from appliance.testlib.certificate import assert_served
 from appliance.testlib.config import (
     ARTIFACTS,
@@ -486,6 +486,7 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict, other: VM)
     status, kept = new.api("POST", "/api/system/network/confirm/", {"token": moved["token"]})
     assert status == 200, kept
     assert kept["pending"] is None, kept
+    encryption.make_roots(api(vm, state))  # one root opened at boot, one by its passphrase
     powered_off = datetime.now(UTC)
     seconds = vm.shutdown()
     print(f"\nclean power-off: {seconds:.1f}s")
@@ -520,6 +521,7 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict, other: VM)
     # an increment on the snapshots the restore brought back.
     run = replication.sent_since(vm, state, powered_off, timeout=240)
     assert run["sent_bytes"] < len(state["photos"]) // 2, run
+    encryption.check_after_boot(client)
 
 
 def test_an_update_from_the_panel_keeps_the_data_partition(
@@ -563,6 +565,8 @@ def test_an_update_from_the_panel_keeps_the_data_partition(
     assert time_now["system_time_zone"] == ZONE, time_now
     # The replication task and its connection (its key, its pinned host keys) work on.
     replication.sent_since(vm, state, powered_off, timeout=240)
+    # The kept key is on the data partition, so the new release unlocks it at boot too.
+    encryption.check_after_boot(client)
     state["update_root"] = str(next_out / "nasui-root.ext4")
 
 
