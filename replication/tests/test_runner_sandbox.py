@@ -20,6 +20,7 @@ from replication.replications.engine.runner import Job, replicate
 from replication.replications.engine.sides import Side
 from storage.zfs import naming
 from storage.zfs.base import PoolLayout
+from storage.zfs.errors import WrongKey
 from storage.zfs.sandbox import SandboxZfsEngine
 
 GIB = 1024**3
@@ -202,3 +203,28 @@ def test_an_encrypted_source_is_always_sent_raw(boxes: tuple[Box, Box]) -> None:
     assert not raw_if_encrypted(source.side(), JOB).raw  # tank/d is plain
     step = chain.Step(snapshot=A1, base=None, intermediates=False)
     assert send_argv(raw_if_encrypted(source.side(), vault), step)[:3] == ["zfs", "send", "-w"]
+
+
+def test_a_raw_copy_is_stored_encrypted_and_opens_with_the_owners_passphrase(
+    boxes: tuple[Box, Box],
+) -> None:
+    source, target = boxes
+    secret = "correct horse battery"
+    props = {"encryption": "on", "keyformat": "passphrase", "keylocation": "prompt"}
+    source.engine.create_dataset("tank/vault", properties=props, key=secret)
+    (source.files("tank/vault") / "tax.txt").write_text("private")
+    source.engine.create_snapshot(f"tank/vault@{A1}")
+    vault = Job("tank/vault", "backup/vault", chain.named_by(naming.DEFAULT_SCHEMA), TAG)
+    assert replicate(source.side(), target.side(), vault).kind == "full"
+    source.engine.create_snapshot(f"tank/vault@{A2}")
+    assert replicate(source.side(), target.side(), vault).arrived == (A2,)
+    copy = target.engine.get_dataset("backup/vault")
+    assert (copy.encryption, copy.encryption_root, copy.key_status) == (
+        "aes-256-gcm",
+        "backup/vault",
+        "unavailable",
+    )
+    with pytest.raises(WrongKey):
+        target.engine.load_key("backup/vault", "a guess, not the key")
+    target.engine.load_key("backup/vault", secret)
+    assert not target.engine.get_dataset("backup/vault").locked

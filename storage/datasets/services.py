@@ -105,21 +105,6 @@ class DatasetSaved:
         return self.dataset.name
 
 
-def _ownership_change(
-    name: str, *, owner: str | None, group: str | None, mode: str | None
-) -> tuple[ownership_selectors.Ownership, ownership_selectors.Ownership] | None:
-    """(as it is, as asked) for the mountpoint, None when nothing changes; input checked."""
-    if owner in (None, "") and group in (None, "") and mode in (None, ""):
-        return None
-    before = ownership_selectors.mountpoint_ownership(ownership_selectors.mountpoint_of(name))
-    if before is None:
-        raise fail("mode", f"{name} is not mounted: its folder has no owner to change.")
-    wanted = ownership_services.wanted_ownership(
-        before, owner=owner or None, group=group or None, mode=mode or None
-    )
-    return None if wanted == before else (before, wanted)
-
-
 def dataset_create(
     *,
     parent: str,
@@ -165,21 +150,13 @@ def dataset_create(
     )
     to_set, _ = _property_changes(props)
     key = encryption_services.new_key(parent_ds, encryption, passphrase, passphrase_confirm)
-    encryption_services.create_with(
-        key,
-        lambda crypt, typed: engine_call(
-            lambda: get_engine().create_dataset(full, properties={**to_set, **crypt}, key=typed),
-            fields=_space_taken_by(extra),
-        ),
-    )
-    if (owner or registry.ROOT, group or registry.ROOT, mode or "") == (
-        registry.ROOT,
-        registry.ROOT,
-        "",
-    ):
+    create = functools.partial(get_engine().create_dataset, full)
+    _create(key, lambda crypt, typed: create(properties={**to_set, **crypt}, key=typed),
+            _space_taken_by(extra))  # fmt: skip
+    if (owner or registry.ROOT) == (group or registry.ROOT) == registry.ROOT and not mode:
         return engine_call(lambda: get_engine().get_dataset(full))  # left as ZFS made it
     try:
-        change = _ownership_change(full, owner=owner, group=group, mode=mode)
+        change = ownership_services.ownership_change(full, owner=owner, group=group, mode=mode)
         if change is not None:
             ownership_services.set_mountpoint(full, change[1])
     except ValidationError:
@@ -188,6 +165,17 @@ def dataset_create(
             get_engine().destroy_dataset(full)
         raise
     return engine_call(lambda: get_engine().get_dataset(full))
+
+
+def _create(
+    key: encryption_services.NewKey,
+    make: Callable[[dict[str, str], str | None], None],
+    fields: dict[type[zfs.ZfsError], str] | None = None,
+) -> None:
+    """`make(encryption properties, passphrase)`; a kept key's file goes if ZFS refuses."""
+    encryption_services.create_with(
+        key, lambda crypt, typed: engine_call(lambda: make(crypt, typed), fields=fields)
+    )
 
 
 def _space_taken_by(props: dict[str, Any]) -> dict[type[zfs.ZfsError], str]:
@@ -250,8 +238,8 @@ def dataset_update(
     props = _validated_properties(
         compression=compression, dedup=dedup, comment=comment, extra=extra, sync=sync
     )
-    change = _ownership_change(name, owner=owner, group=group, mode=mode)
-    tree = _tree_ownership(name, change) if permissions_recursive else None
+    change = ownership_services.ownership_change(name, owner=owner, group=group, mode=mode)
+    tree = ownership_services.tree_ownership(name, change) if permissions_recursive else None
     if change is not None:
         ownership_services.set_mountpoint(name, change[1])
     try:
@@ -263,18 +251,6 @@ def dataset_update(
         raise
     job = ownership_services.start_tree_job(name, tree, user) if tree else None
     return DatasetSaved(dataset, job)
-
-
-def _tree_ownership(
-    name: str, change: tuple[ownership_selectors.Ownership, ownership_selectors.Ownership] | None
-) -> ownership_selectors.Ownership:
-    """What everything inside gets: the folder's new owner and mode, or its present ones."""
-    if change is not None:
-        return change[1]
-    found = ownership_selectors.mountpoint_ownership(ownership_selectors.mountpoint_of(name))
-    if found is None:
-        raise fail("permissions_recursive", f"{name} is not mounted.")
-    return found
 
 
 def dataset_destroy(
@@ -357,19 +333,10 @@ def zvol_create(
     )
     to_set, _ = _property_changes(props)
     key = encryption_services.new_key(parent_ds, encryption, passphrase, passphrase_confirm)
-    encryption_services.create_with(
-        key,
-        lambda crypt, typed: engine_call(
-            lambda: get_engine().create_zvol(
-                full,
-                size=size_bytes,
-                volblocksize=volblocksize,
-                sparse=sparse,
-                properties={**to_set, **crypt},
-                key=typed,
-            )
-        ),
+    create = functools.partial(
+        get_engine().create_zvol, full, size=size_bytes, volblocksize=volblocksize, sparse=sparse
     )
+    _create(key, lambda crypt, typed: create(properties={**to_set, **crypt}, key=typed))
     return engine_call(lambda: get_engine().get_dataset(full))
 
 

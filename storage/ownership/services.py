@@ -17,6 +17,7 @@ from nasui.models import Job
 from nasui.services import job_start
 from nasui.validation import fail
 from storage import registry
+from storage.ownership import selectors
 from storage.ownership.selectors import MODE_MAX, Ownership, mountpoint_of
 
 _OCTAL = re.compile(r"^0?[0-7]{3,4}$")
@@ -123,3 +124,28 @@ def dataset_permissions_set(
     wanted = Ownership(uid, gid, mode)
     set_mountpoint(name, wanted)
     return start_tree_job(name, wanted, user) if recursive else None
+
+
+def ownership_change(
+    name: str, *, owner: str | None, group: str | None, mode: str | None
+) -> tuple[Ownership, Ownership] | None:
+    """(as it is, as asked) for the mountpoint, None when nothing changes; input checked."""
+    if owner in (None, "") and group in (None, "") and mode in (None, ""):
+        return None
+    before = selectors.mountpoint_ownership(selectors.mountpoint_of(name))
+    if before is None:
+        raise fail("mode", f"{name} is not mounted: its folder has no owner to change.")
+    wanted = wanted_ownership(before, owner=owner or None, group=group or None, mode=mode or None)
+    return None if wanted == before else (before, wanted)
+
+
+def tree_ownership(
+    name: str, change: tuple[Ownership, Ownership] | None
+) -> Ownership:
+    """What everything inside gets: the folder's new owner and mode, or its present ones."""
+    if change is not None:
+        return change[1]
+    found = selectors.mountpoint_ownership(selectors.mountpoint_of(name))
+    if found is None:
+        raise fail("permissions_recursive", f"{name} is not mounted.")
+    return found

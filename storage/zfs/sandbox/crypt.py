@@ -84,6 +84,20 @@ def new_record(
             **_digest(material), "loaded": True}  # fmt: skip
 
 
+def raw_record(tree: PoolTree, rel: str) -> dict[str, str] | None:
+    """What a raw stream of `rel` carries of its encryption (None: not encrypted)."""
+    root = root_of(tree, rel)
+    if root is None:
+        return None
+    keys = tree.datasets[root]["crypt"]
+    return {name: keys[name] for name in ("cipher", "format", "salt", "digest")}
+
+
+def received(sealed: dict[str, str]) -> dict[str, Any]:
+    """The crypt record of a copy received raw: its own root, its key not loaded."""
+    return {"root": True, **sealed, "location": "prompt", "loaded": False}
+
+
 def loaded(tree: PoolTree, root: str) -> bool:
     """Whether the encryption root's key is loaded."""
     return bool(tree.datasets[root]["crypt"].get("loaded"))

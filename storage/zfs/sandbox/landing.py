@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from storage.zfs.errors import DatasetBusy, DatasetExists, DatasetNotFound, HasClones, ZfsError
-from storage.zfs.sandbox import paths, props
+from storage.zfs.sandbox import crypt, paths, props
 from storage.zfs.sandbox.copies import remove_tree, restore_tree
 from storage.zfs.sandbox.names import split_name
 from storage.zfs.sandbox.replica import written
@@ -210,6 +210,8 @@ def create(
     tree, _ = find(state, target.rpartition("/")[0])
     rel = split_name(target)[1]
     tree.datasets[rel] = {"type": header.kind, "props": {}, "created": now, "usage": {}}
+    if header.crypt is not None:  # a raw stream: stored encrypted, no key here to open it
+        tree.datasets[rel]["crypt"] = crypt.received(header.crypt)
     _become(tree, rel, header)
     _set_properties(tree, rel, options)
     return tree, rel

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from storage.zfs.errors import DatasetNotFound, SnapshotNotFound, ZfsError
-from storage.zfs.sandbox import props, staging
+from storage.zfs.sandbox import crypt, props, staging
 from storage.zfs.sandbox.snapshots import copy_path, snapshot_names
 from storage.zfs.sandbox.stamps import guid_of
 from storage.zfs.sandbox.state import State, StateStore
@@ -53,12 +53,20 @@ class SendOps:
         raise NotImplementedError  # provided by SnapshotOps
 
     def send(
-        self, snapshot: str, out: BinaryIO, *, base: str | None = None, intermediates: bool = False
+        self,
+        snapshot: str,
+        out: BinaryIO,
+        *,
+        base: str | None = None,
+        intermediates: bool = False,
+        raw: bool = False,
     ) -> None:
-        """Write the stream of `snapshot` (from `base` with -i; every snapshot between with -I)."""
+        """Write the stream of `snapshot` (from `base` with -i; every snapshot between with -I;
+        `raw`, -w: an encrypted dataset as it is stored, its key not needed nor carried)."""
         with staging.area(self.root, "send") as area:
             with self._state.reading() as state:
-                carried = _linked(self._carried(state, snapshot, base, intermediates), area)
+                found = self._carried(state, snapshot, base, intermediates, raw)
+                carried = _linked(found, area)
             writer = Writer(out)
             writer.write(MAGIC)
             for item in carried:
@@ -66,11 +74,16 @@ class SendOps:
             writer.write(trailer(len(carried)))
 
     def send_sizes(
-        self, snapshot: str, *, base: str | None = None, intermediates: bool = False
+        self,
+        snapshot: str,
+        *,
+        base: str | None = None,
+        intermediates: bool = False,
+        raw: bool = False,
     ) -> tuple[list[tuple[SectionHeader, int]], int]:
         """Each section's bytes and the whole stream's, as send() would write them."""
         with self._state.reading() as state:
-            carried = self._carried(state, snapshot, base, intermediates)
+            carried = self._carried(state, snapshot, base, intermediates, raw)
             sizes = [(c.header, section_size(section_pieces(c.header, c.copy))) for c in carried]
         total = len(MAGIC) + sum(size for _, size in sizes) + len(trailer(len(sizes)))
         return sizes, total
@@ -95,11 +108,12 @@ class SendOps:
 
     # -- what a stream carries -----------------------------------------------------------
     def _carried(
-        self, state: State, snapshot: str, base: str | None, intermediates: bool
+        self, state: State, snapshot: str, base: str | None, intermediates: bool, raw: bool
     ) -> list[Carried]:
         tree, rel, short = self._snap(state, snapshot)
+        sealed = crypt.raw_record(tree, rel) if raw else None
         if base is None:
-            return [_carry(tree, rel, short, None)]
+            return [_carry(tree, rel, short, None, sealed)]
         order = snapshot_names(tree, rel)
         start = _base_name(tree, rel, snapshot, base)
         if start not in order:
@@ -114,7 +128,8 @@ class SendOps:
             )
         picks = order[first + 1 : last + 1] if intermediates else [short]
         froms = [start, *picks[:-1]]
-        return [_carry(tree, rel, name, prev) for name, prev in zip(picks, froms, strict=True)]
+        pairs = zip(picks, froms, strict=True)
+        return [_carry(tree, rel, name, prev, sealed) for name, prev in pairs]
 
     def _resumed(self, state: State, text: str) -> tuple[Carried, int]:
         """The section a token names, from the snapshots it names by guid, and its offset."""
@@ -157,7 +172,9 @@ def _base_name(tree: PoolTree, rel: str, snapshot: str, base: str) -> str:
     return short
 
 
-def _carry(tree: PoolTree, rel: str, short: str, prev: str | None) -> Carried:
+def _carry(
+    tree: PoolTree, rel: str, short: str, prev: str | None, sealed: dict[str, str] | None = None
+) -> Carried:
     """A snapshot's section header (the stream's wording of it) and its copy."""
     record = tree.datasets[rel]["snapshots"][short]
     copy = copy_path(tree, rel, short)
@@ -172,6 +189,7 @@ def _carry(tree: PoolTree, rel: str, short: str, prev: str | None) -> Carried:
         created=int(record["created"]),
         volsize=copy.stat().st_size if volume else None,
         volblocksize=tree.int_value(rel, "volblocksize") if volume else None,
+        crypt=sealed,
     )
     return Carried(header, copy)
 

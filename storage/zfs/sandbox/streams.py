@@ -52,6 +52,9 @@ class SectionHeader:
     created: int
     volsize: int | None = None
     volblocksize: int | None = None
+    # A raw send (-w) of an encrypted dataset: its root's cipher, key format and key check, so
+    # the copy is stored encrypted and opens with the same passphrase or key, not without.
+    crypt: dict[str, str] | None = None
 
     @property
     def full_name(self) -> str:

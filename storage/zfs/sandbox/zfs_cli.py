@@ -200,7 +200,7 @@ def do_send(engine: SandboxZfsEngine, args: list[str]) -> None:
         raise UsageError("-i and -I are exclusive")
     base = given.get("-I", given.get("-i"))
     if "-n" in given:
-        _print_sizes(engine, token, operands, base, "-I" in given)
+        _print_sizes(engine, token, operands, base, "-I" in given, "-w" in given)
         return
     if os.isatty(sys.stdout.fileno()):
         raise ZfsError("Error: Stream can not be written to a terminal.")
@@ -209,7 +209,8 @@ def do_send(engine: SandboxZfsEngine, args: list[str]) -> None:
         if token is not None:
             engine.resume_send(token, out)
         else:
-            engine.send(operands[0], out, base=base, intermediates="-I" in given)
+            raw = "-w" in given
+            engine.send(operands[0], out, base=base, intermediates="-I" in given, raw=raw)
         out.flush()
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
@@ -217,14 +218,19 @@ def do_send(engine: SandboxZfsEngine, args: list[str]) -> None:
 
 
 def _print_sizes(
-    engine: SandboxZfsEngine, token: str | None, operands: list[str], base: str | None, every: bool
+    engine: SandboxZfsEngine,
+    token: str | None,
+    operands: list[str],
+    base: str | None,
+    every: bool,
+    raw: bool,
 ) -> None:
     """`-n -P`: a line per snapshot, then `size` (the exact bytes the send would write)."""
     if token is not None:
         header, total = engine.resume_size(token)
         sections = [(header, total)]
     else:
-        sections, total = engine.send_sizes(operands[0], base=base, intermediates=every)
+        sections, total = engine.send_sizes(operands[0], base=base, intermediates=every, raw=raw)
     for header, size in sections:
         if header.from_name is None:
             sys.stdout.write(f"full\t{header.full_name}\t{size}\n")
