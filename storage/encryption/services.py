@@ -154,18 +154,24 @@ def change_key(
             )
         )
     elif method == "key":
-        path = _stored(keystore.new_key())
-        new = {"key_format": "hex", "key_location": keystore.location(path)}
-        try:
-            engine_call(lambda: get_engine().change_key(name, **new))
-        except ValidationError:
-            keystore.remove(path)
-            raise
+        _keep_key(name, keystore.new_key())
     else:
         raise fail("method", "Choose passphrase or key.")
     with contextlib.suppress(OSError):  # the old key opens nothing now
         keystore.remove(old_file)
     return engine_call(lambda: get_engine().get_dataset(name))
+
+
+def _keep_key(name: str, key: str) -> Path:
+    """Make `key` the root's key, kept in a new key file (gone again if ZFS refuses)."""
+    path = _stored(key)
+    new = {"key_format": "hex", "key_location": keystore.location(path)}
+    try:
+        engine_call(lambda: get_engine().change_key(name, **new))
+    except ValidationError:
+        keystore.remove(path)
+        raise
+    return path
 
 
 def _stored(key: str) -> Path:
@@ -287,13 +293,7 @@ def _take_key(root: selectors.KeyRoot, key: str) -> None:
     if root.dataset.locked:
         engine_call(lambda: get_engine().load_key(name, key, typed=True))
         registry.keys_changing(name, locked=False)
-    path = _stored(key)
-    new = {"key_format": "hex", "key_location": keystore.location(path)}
-    try:
-        engine_call(lambda: get_engine().change_key(name, **new))
-    except ValidationError:
-        keystore.remove(path)
-        raise
+    path = _keep_key(name, key)
     if root.key_file is not None and root.key_file != path:
         keystore.remove(root.key_file)
     keystore.mark_exported(selectors.data_dir(), [path])  # it came from a key file

@@ -139,9 +139,7 @@ def ownership_change(
     return None if wanted == before else (before, wanted)
 
 
-def tree_ownership(
-    name: str, change: tuple[Ownership, Ownership] | None
-) -> Ownership:
+def tree_ownership(name: str, change: tuple[Ownership, Ownership] | None) -> Ownership:
     """What everything inside gets: the folder's new owner and mode, or its present ones."""
     if change is not None:
         return change[1]
