@@ -148,3 +148,28 @@ def test_an_export_with_nothing_to_hold_or_a_short_passphrase_is_refused(api, ta
     api.post("/api/storage/datasets/", {"name": "tank/a", "encryption": "key"}, content_type=JSON)
     short = _export(api, "short")
     assert "At least 8 characters" in short.json()["fields"]["passphrase"][0]
+
+
+def test_no_passphrase_or_key_reaches_a_log_or_an_answer(api, tank, caplog, settings):
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    typed = "a passphrase nobody logs"
+    answers = [
+        api.post("/api/storage/datasets/", {"name": "tank/v", "encryption": "passphrase",
+                                            "passphrase": typed, "passphrase_confirm": typed},
+                 content_type=JSON),
+        api.post("/api/storage/datasets/", {"name": "tank/k", "encryption": "key"},
+                 content_type=JSON),
+        api.post(f"{ROOTS}lock/", {"name": "tank/v"}, content_type=JSON),
+        api.post(f"{ROOTS}unlock/", {"name": "tank/v", "passphrase": typed + "!"},
+                 content_type=JSON),
+        api.post(f"{ROOTS}unlock/", {"name": "tank/v", "passphrase": typed}, content_type=JSON),
+        api.get(ROOTS),
+        api.get("/api/storage/datasets/?pool=tank"),
+    ]  # fmt: skip
+    kept = next((Path(settings.DATA_DIR) / "keys").glob("*.key")).read_text().strip()
+    said = " ".join(a.content.decode() for a in answers) + caplog.text
+    assert [a.status_code for a in answers] == [201, 201, 200, 400, 200, 200, 200]
+    for secret in (typed, kept):
+        assert secret not in said
