@@ -44,9 +44,9 @@ def encryption_page(request: HttpRequest, name: str) -> HttpResponse:
             return redirect("storage:encryption", name=dataset.encryption_root)
         raise Http404(f"{name} is not encrypted.")
     action = request.GET.get("action", "")
-    forms: dict[str, Any] = {KEYS[key]: form() for key, form in ACTIONS.items()}
+    forms: dict[str, Any] = {KEYS[key]: _form(key) for key in ACTIONS}
     if request.method == "POST" and action in ACTIONS:
-        form = forms[KEYS[action]] = ACTIONS[action](request.POST, request.FILES)
+        form = forms[KEYS[action]] = _form(action, request.POST, request.FILES)
         if form.is_valid():
             try:
                 answer = _act(action, name, form.cleaned_data)
@@ -65,6 +65,12 @@ def encryption_page(request: HttpRequest, name: str) -> HttpResponse:
     }
     status = 400 if context["failed"] else 200
     return render(request, "storage/encryption.html", context, status=status)
+
+
+def _form(action: str, *data: Any) -> Any:
+    """The action's form; its ids name the action (five forms share one page, and field names
+    such as "passphrase": ids must stay unique for the labels to name their own box)."""
+    return ACTIONS[action](*data, auto_id=f"id_{KEYS[action]}_%s")
 
 
 def _act(action: str, name: str, data: dict[str, Any]) -> str | HttpResponse:

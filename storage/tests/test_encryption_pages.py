@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,8 @@ def test_a_root_page_shows_what_its_key_opens_and_a_child_goes_to_its_root(admin
     page = admin_client.get("/storage/encryption/tank/vault/")
     assert page.status_code == 200
     text = page.content.decode()
+    ids = re.findall(r'\bid="([^"]+)"', text)
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)  # labels work
     assert "tank/vault, tank/vault/docs" in text
     assert "A passphrase, typed after each boot" in text
     child = admin_client.get("/storage/encryption/tank/vault/docs/")

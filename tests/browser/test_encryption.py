@@ -65,10 +65,10 @@ def test_create_an_encrypted_dataset_then_lock_and_unlock_it(logged_in, tank):
     assert "stop being served" in questions[0]
     assert page.get_by_test_id("key-state").inner_text() == "Locked"
 
-    page.get_by_label("Passphrase").fill("not the passphrase")
+    page.get_by_label("Passphrase", exact=True).fill("not the passphrase")
     page.get_by_role("button", name="Unlock").click()
     page.get_by_text("does not unlock it").wait_for()
-    page.get_by_label("Passphrase").fill(PASSPHRASE)
+    page.get_by_label("Passphrase", exact=True).fill(PASSPHRASE)
     page.get_by_role("button", name="Unlock").click()
     page.get_by_text("tank/vault is unlocked").wait_for()
     assert page.get_by_test_id("key-state").inner_text() == "Unlocked"
