@@ -486,7 +486,7 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict, other: VM)
     status, kept = new.api("POST", "/api/system/network/confirm/", {"token": moved["token"]})
     assert status == 200, kept
     assert kept["pending"] is None, kept
-    encryption.make_roots(api(vm, state))  # one root opened at boot, one by its passphrase
+    encryption.make_roots(new)  # one root opened at boot, one by its passphrase (new address)
     powered_off = datetime.now(UTC)
     seconds = vm.shutdown()
     print(f"\nclean power-off: {seconds:.1f}s")
