@@ -148,3 +148,43 @@ def test_a_hex_key_file_unlocks_a_zvol_and_a_changed_passphrase_replaces_the_old
     engine.load_key(vault, "a new passphrase here", recursive=True)
     engine.change_key(vault, key=PASSPHRASE)  # the fixture unlocks with it
     assert Path(f"/{vault}/child/note.txt").exists()
+
+
+def test_a_lost_key_file_is_brought_back_as_the_import_does(
+    engine: CliZfsEngine, pool: str, tmp_path: Path
+) -> None:
+    """storage.encryption.services.keys_import on real OpenZFS: the key typed (-L prompt)
+    opens a root whose key file is gone, and change-key keeps it in a new file."""
+    key = secrets.token_hex(32)
+    lost, kept = tmp_path / "lost.key", tmp_path / "kept.key"
+    lost.write_text(key + "\n")
+    root = f"{POOL}/imported"
+    hexed = {"encryption": "on", "keyformat": "hex", "keylocation": f"file://{lost}"}
+    engine.create_dataset(root, properties=hexed)
+    Path(f"/{root}/deed.txt").write_text("the house\n")
+    try:
+        engine.unload_key(root)
+        lost.unlink()  # the stick died
+        refused("key_file_gone", ZfsError, lambda: engine.load_key(root))
+        engine.load_key(root, key, typed=True)
+        kept.write_text(key + "\n")
+        engine.change_key(root, key_format="hex", key_location=f"file://{kept}")
+        engine.unload_key(root)
+        engine.load_key(root)  # from the new file, as at the next boot
+        assert Path(f"/{root}/deed.txt").read_text() == "the house\n"
+    finally:
+        engine.destroy_dataset(root, recursive=True, force=True)
+
+
+def test_a_changed_passphrase_is_the_one_after_the_pool_comes_back(
+    engine: CliZfsEngine, vault: str
+) -> None:
+    """As after a reboot: the pool exported and imported again has every key unloaded."""
+    engine.change_key(vault, key="the passphrase after the change")
+    engine.export_pool(POOL)
+    engine.import_pool(POOL)
+    assert engine.get_dataset(vault).locked
+    refused("old_after_import", WrongKey, lambda: engine.load_key(vault, PASSPHRASE))
+    engine.load_key(vault, "the passphrase after the change", recursive=True)
+    assert Path(f"/{vault}/child/note.txt").read_text() == "kept under lock\n"
+    engine.change_key(vault, key=PASSPHRASE)  # the fixture unlocks with it

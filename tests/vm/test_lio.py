@@ -25,6 +25,7 @@ from sharing.iscsi.engine.lio import LioEngine
 from sharing.iscsi.engine.lio.rules import so_name
 from storage.zfs.base import PoolLayout
 from storage.zfs.cli import CliZfsEngine
+from storage.zfs.errors import DatasetBusy
 from tests.iscsi.iscsi_clients import SCSI_FAMILIES
 
 MIB = 1024 * 1024
@@ -300,6 +301,49 @@ def test_removing_a_lun_unexports_it_and_frees_the_zvol(lab: Lab, engine: CliZfs
     )
     assert_all_ok(answers)
     engine.destroy_dataset(f"{POOL}/lun0")  # no longer held by the target
+
+
+def test_an_encrypted_zvol_is_not_served_while_locked_and_reads_back_after(
+    lab: Lab, engine: CliZfsEngine, tmp_path: Path
+) -> None:
+    """What the panel does around a lock (sharing.control.services.keys_changed): the LUN
+    leaves the target first, or the zvol stays busy; after the unlock it comes back whole."""
+    key_file = tmp_path / "vault.key"
+    key_file.write_text("5c" * 32 + "\n")
+    vault = f"{POOL}/vault"
+    hexed = {"encryption": "on", "keyformat": "hex", "keylocation": f"file://{key_file}"}
+    engine.create_zvol(vault, size=16 * MIB, volblocksize=4096, properties=hexed)
+    device = f"/dev/zvol/{vault}"
+    wait_dev(device)
+    locked_lun = LunSpec(2, device, block_size=4096, serial="NASUIVAULT")
+    try:
+        lab.engine.apply(state(file_lun(lab), locked_lun))
+        written = ask_host("vault", [chap_check("qemu_io", 2, id="vault_io", pattern="0x5c",
+                                                length="1M")])  # fmt: skip
+        assert_all_ok(written)
+        with pytest.raises(DatasetBusy):
+            engine.unload_key(vault)  # LIO holds the device open
+        lab.engine.apply(state(file_lun(lab)))  # the LUN leaves first
+        engine.unload_key(vault)
+        assert wait_for(lambda: not Path(device).exists(), timeout=60)
+        # With LUN 1 still there, LIO refuses a login to the LUN that left.
+        refusal = chap_check("refused", 2, id="vault_gone", expect="LOGICAL_UNIT_NOT_SUPPORTED")
+        gone = ask_host("vault_locked", [refusal])
+        assert_all_ok(gone)
+        engine.load_key(vault)  # from its key file
+        wait_dev(device)
+        lab.engine.apply(state(file_lun(lab), locked_lun))
+        back = ask_host("vault_back", [chap_check("readcap", 2, id="vault_readcap",
+                                                  block_size=4096, size=16 * MIB)])  # fmt: skip
+        assert_all_ok(back)
+        data = subprocess.run(
+            ["dd", f"if={device}", "bs=1M", "count=1", "iflag=direct", "status=none"],
+            capture_output=True, check=True, timeout=60,
+        ).stdout  # fmt: skip
+        assert data == b"\x5c" * MIB  # what the host wrote before the lock, byte for byte
+    finally:
+        lab.engine.apply(state(file_lun(lab)))
+        engine.destroy_dataset(vault, force=True)
 
 
 def test_mutual_chap_on_a_fresh_target(lab: Lab) -> None:
