@@ -31,7 +31,6 @@ from storage.zfs.base import Dataset
 T = TypeVar("T")
 ENCRYPTION_CHOICES = ("inherit", "off", "passphrase", "key")
 PASSPHRASE_LENGTHS = (8, 512)  # OpenZFS's bounds (libzfs_crypto.c)
-CIPHER = "aes-256-gcm"  # what encryption=on means in OpenZFS 2.x, said plainly
 
 
 @dataclass(frozen=True)

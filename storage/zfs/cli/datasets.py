@@ -11,6 +11,7 @@ from storage.zfs.base import (
     Dataset,
     PropertyValue,
 )
+from storage.zfs.cli.keys import key_input
 from storage.zfs.errors import (
     DatasetBusy,
     DatasetNotFound,
@@ -82,7 +83,7 @@ class DatasetCommands:
         """`zfs create [-o k=v]... NAME`; `key` (encryption with keylocation=prompt) on stdin."""
         check_dataset_name(name)
         argv = ["zfs", "create", *property_args("-o", properties or {}), name]
-        self.run(argv, stdin=None if key is None else key + "\n")
+        self.run(argv, stdin=key_input(key))
 
     def zvol_argv(
         self,
@@ -123,7 +124,7 @@ class DatasetCommands:
         argv = self.zvol_argv(
             name, size=size, volblocksize=volblocksize, sparse=sparse, properties=properties
         )
-        self.run(argv, stdin=None if key is None else key + "\n")
+        self.run(argv, stdin=key_input(key))
 
     def set_properties(self, name: str, properties: Mapping[str, str]) -> None:
         """`zfs set k=v ... NAME` (one command, so all or nothing)."""

@@ -51,7 +51,7 @@ class KeyCommands:
             *(["-r"] if recursive else []),
             *(["-L", "prompt"] if typed else []),
         ]
-        self.run([*argv, name], stdin=_line(key))
+        self.run([*argv, name], stdin=key_input(key))
         self.mount_tree(name)
 
     def unload_key(self, name: str, *, recursive: bool = False) -> None:
@@ -73,14 +73,14 @@ class KeyCommands:
         options = {"keyformat": key_format, "keylocation": key_location}
         chosen = {k: v for k, v in options.items() if v is not None}
         argv = ["zfs", "change-key", *property_args("-o", chosen), name]
-        self.run(argv, stdin=_line(key))
+        self.run(argv, stdin=key_input(key))
 
     def mount_tree(self, name: str) -> None:
         """Mount every file system under NAME that should be and can be (parents first)."""
         # Both types: `-t filesystem` of a zvol's name is an error, not an empty list.
-        argv = ["zfs", "list", "-H", "-o", ",".join(_MOUNT_COLUMNS), "-t", "filesystem,volume"]
-        argv.append("-r")
-        for row in split_rows(self._out(*argv, name), _MOUNT_COLUMNS):
+        columns = ",".join(_MOUNT_COLUMNS)
+        argv = ["zfs", "list", "-H", "-o", columns, "-t", "filesystem,volume", "-r", name]
+        for row in split_rows(self._out(*argv), _MOUNT_COLUMNS):
             opened = row["keystatus"] != "unavailable"
             mountable = row["type"] == "filesystem" and row["canmount"] == "on"
             if mountable and row["mounted"] == "no" and opened:
@@ -95,6 +95,6 @@ class KeyCommands:
                 raise
 
 
-def _line(key: str | None) -> str | None:
-    """The key as zfs reads it from a pipe: one line."""
+def key_input(key: str | None) -> str | None:
+    """The key as zfs reads it from a pipe (one line); None: nothing on stdin."""
     return None if key is None else key + "\n"

@@ -68,15 +68,14 @@ def new_record(
             raise InvalidProperty(_create_error(
                 name, "Encryption must be turned on to set encryption properties."))  # fmt: skip
         return None
-    if "keyformat" not in wanted:
-        if parent_root is None or "keylocation" in wanted:
-            raise InvalidProperty(_create_error(
-                name, "Keyformat required for new encryption root."))  # fmt: skip
-        if parent_root is not None and not loaded(tree, parent_root):
-            raise KeyNotLoaded(_create_error(name, "Parent's key is not loaded."))
-        return {"root": False, "cipher": cipher}
+    inherits = "keyformat" not in wanted  # the parent's key, unless a root is asked for
+    if inherits and (parent_root is None or "keylocation" in wanted):
+        raise InvalidProperty(_create_error(
+            name, "Keyformat required for new encryption root."))  # fmt: skip
     if parent_root is not None and not loaded(tree, parent_root):
         raise KeyNotLoaded(_create_error(name, "Parent's key is not loaded."))
+    if inherits:
+        return {"root": False, "cipher": cipher}
     key_format = _format(wanted["keyformat"], name)
     location = wanted.get("keylocation", "prompt")
     material = _material(location, key, key_format, lambda why: _create_error(name, why))
