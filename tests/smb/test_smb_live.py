@@ -178,3 +178,34 @@ def test_manual_and_same_minute_snapshots_are_previous_versions_too(served, tmp_
     manual = r"get @GMT-2024.05.02-08.30.00\report.txt manual.txt"
     assert served.client.run("docs", manual, **alice).ok
     assert (tmp_path / "manual.txt").read_text() == "manual-2024-05-02_08-30-15\n"
+
+
+def smbd_working_in(folder: str) -> list[int]:
+    """The smbd processes whose working directory is `folder` (a client is connected there)."""
+    found = []
+    for proc in os.listdir("/proc"):
+        if proc.isdigit():
+            try:
+                comm = open(f"/proc/{proc}/comm").read().strip()  # noqa: PTH123, SIM115
+                if comm == "smbd" and os.readlink(f"/proc/{proc}/cwd") == folder:
+                    found.append(int(proc))
+            except OSError:
+                continue
+    return found
+
+
+def test_a_share_taken_away_lets_go_of_its_connected_clients(served):
+    """A reload alone leaves a connected client's smbd in the folder (ZFS could not unmount
+    it, e.g. to lock it): the engine closes the share's connections."""
+    folder = served.share_dir()
+    kept = SmbShareSpec("kept", str(served.share_dir()))
+    served.apply(kept, SmbShareSpec("going", str(folder)))
+    with smbprotocol_session(served.port, "alice", PASSWORDS["alice"]) as cache:
+        write_file(cache, served.port, "going", "open.txt", b"held")
+        assert smbd_working_in(str(folder)), "the connected client's smbd is not in the folder"
+        report = served.apply(kept)
+        assert report.action == "reloaded"
+        assert smbd_working_in(str(folder)) == []
+        with pytest.raises(SMBOSError, match="NETWORK_NAME_DELETED"):
+            list_dir(cache, served.port, "going")
+        assert list_dir(cache, served.port, "kept") == []

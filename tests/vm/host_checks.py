@@ -23,8 +23,9 @@ nfs_ls (list, expect names), nfs_write_read (nfs-cp random bytes up, back down w
 SMB kinds (Samba's smbclient through SMB_PORT, forwarded to the guest's smbd on 4450; the
 password goes in an owner-only -A file): smb_put (generates the named data kinds of
 tests/vm/datakinds.py from "size" and "seed" and puts them as KIND.bin; reports each file's
-sha256), smb_get (gets "name" back; reports its sha256), smb_refused (a listing with the wrong
-"password" must fail with NT_STATUS_LOGON_FAILURE).
+sha256), smb_get (gets "name" back; reports its sha256), smb_refused (a listing with the given
+"password" must fail with "status", NT_STATUS_LOGON_FAILURE unless told), smb_hold (lists the
+share, keeps its connection "seconds" long, lists again; reports both listings).
 Everything it ran and saw also goes to OUT/host_checks.log.
 The helper exits when the VM run ends (OUT/rc appears) or after its own time limit.
 URLs, qemu options and iscsi-test-cu verdicts come from tests/iscsi/iscsi_clients.py, the
@@ -315,9 +316,12 @@ def smb_check(out: Path, smb: int | None, check: dict[str, Any]) -> dict[str, An
         if check["kind"] == "smb_versions":
             return smb_versions(out, smb, check, work)
         if check["kind"] == "smb_refused":
-            rc, text = smbclient(out, smb, check, "ls", work, password=check["password"])
-            ok = rc != 0 and "NT_STATUS_LOGON_FAILURE" in text
-            return {"ok": ok, "rc": rc, "detail": "want NT_STATUS_LOGON_FAILURE", "output": text}
+            rc, text = smbclient(out, smb, check, "ls", work, password=check.get("password", ""))
+            want = check.get("status", "NT_STATUS_LOGON_FAILURE")
+            return {"ok": rc != 0 and want in text, "rc": rc, "detail": f"want {want}",
+                    "output": text}  # fmt: skip
+        if check["kind"] == "smb_hold":
+            return smb_hold(out, smb, check, work)
     return {"ok": False, "rc": None, "detail": f"unknown kind {check['kind']}", "output": ""}
 
 
@@ -325,13 +329,18 @@ def smbclient(
     out: Path, smb: int, check: dict[str, Any], commands: str, work: Path, password: str = ""
 ) -> tuple[int, str]:
     """smbclient //127.0.0.1/SHARE -c COMMANDS as check["user"], in `work` (SMB3)."""
+    argv = [*smbclient_argv(smb, check, work, password), "-c", commands]
+    return run(out, argv, float(check.get("timeout", 300)))
+
+
+def smbclient_argv(smb: int, check: dict[str, Any], work: Path, password: str = "") -> list[str]:
+    """smbclient's command line for the check's share and user (the password in an -A file)."""
     conf, auth = work / "client.conf", work / "auth"
     conf.write_text("[global]\n\tclient min protocol = SMB2_02\n")
     auth.touch(mode=0o600)
     auth.write_text(f"username = {check['user']}\npassword = {password or check['password']}\n")
     argv = ["smbclient", f"//127.0.0.1/{check['share']}", "-p", str(smb), "-m", "SMB3"]
-    argv += ["-s", str(conf), "-A", str(auth), "-c", commands]
-    return run(out, argv, float(check.get("timeout", 300)))
+    return [*argv, "-s", str(conf), "-A", str(auth)]
 
 
 def smb_verdict(rc: int, text: str, detail: str, **extra: Any) -> dict[str, Any]:
@@ -374,6 +383,24 @@ def smb_versions(out: Path, smb: int, check: dict[str, Any], work: Path) -> dict
     versions = sorted(set(re.findall(r"@GMT-[0-9.]+-[0-9.]+", text)))
     old = local.read_text(errors="replace") if local.exists() else None
     return smb_verdict(rc, text, f"versions {versions}", versions=versions, old=old)
+
+
+def smb_hold(out: Path, smb: int, check: dict[str, Any], work: Path) -> dict[str, Any]:
+    """List the share, keep the connection "seconds" long, list it again (commands on stdin:
+    this smbclient has no `!` to sleep between -c commands); `pwd` marks the second listing."""
+    argv = smbclient_argv(smb, check, work)
+    log(out, "$ " + " ".join(argv) + "  (ls; hold; pwd; ls on stdin)")
+    with subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True) as client:  # fmt: skip
+        assert client.stdin is not None
+        client.stdin.write("ls\n")
+        client.stdin.flush()
+        time.sleep(float(check["seconds"]))
+        text, _ = client.communicate("pwd\nls\nquit\n", timeout=120)
+    log(out, text)
+    before, marker, after = text.partition("Current directory is")
+    return {"ok": bool(marker), "rc": client.returncode, "detail": "held the connection",
+            "output": text, "before": before, "after": after}  # fmt: skip
 
 
 def serve(out: Path, port: int, nfs: tuple[int, int] | None = None, smb: int | None = None) -> None:

@@ -14,14 +14,15 @@ import hashlib
 import json
 import os
 import subprocess
+import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from vmhelpers import ask_host
+from vmhelpers import ask_host, wait_for
 
 from sharing.accounts.engine.desired import Accounts, GroupSpec, UserSpec
 from sharing.smb.engine import daemon as smb_daemon
@@ -41,6 +42,9 @@ COMPRESSION = {"lz4": "lz4", "gzip6": "gzip-6", "off": "off"}  # dataset (and sh
 KIND_SIZE, SEED = 2 * 1024 * 1024, 15  # 8 MiB per dataset: small enough for TCG
 FIGURES = ("compressratio", "used", "logicalused", "referenced")
 START_TIMEOUT = 60.0  # smbd's start under TCG takes longer than the fast lane's 15 s
+VAULT, PASSPHRASE = "vault", "smb vault passphrase"
+ENCRYPTED = {"encryption": "on", "keyformat": "passphrase", "keylocation": "prompt"}
+HOLD = 30  # seconds the host's client keeps the vault's share open while the guest locks it
 
 
 @dataclass
@@ -199,3 +203,66 @@ def test_previous_versions_are_the_task_named_snapshots(lab: Lab) -> None:
     assert answer["ok"], answer["output"][-1500:]
     assert answer["versions"] == [token]
     assert answer["old"] == "first"
+
+
+def held_by_smbd(path: str) -> bool:
+    """Whether an smbd process works in `path` (a client is connected to its share)."""
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if (proc / "comm").read_text().strip() == "smbd" and str(
+                (proc / "cwd").readlink()
+            ).startswith(path):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def test_a_locked_datasets_share_lets_go_is_refused_and_comes_back_after_the_unlock(
+    lab: Lab,
+) -> None:
+    """As the panel locks: smbd is given the shares without the vault's, then the key goes.
+
+    A client connected to the share must not keep ZFS from unmounting it; while locked the
+    share is not offered; after the unlock it serves the same file again.
+    """
+    name = f"{POOL}/{VAULT}"
+    lab.zfs.create_dataset(name, properties=ENCRYPTED, key=PASSPHRASE)
+    os.chmod(f"/{name}", 0o777)  # noqa: S103 - see the module's docstring
+    without = smb_state(lab.smb.nt_hash(USER, PASSWORD))
+    vault = SmbShareSpec(VAULT, f"/{name}", users=(USER,))
+    served = replace(without, shares=(*without.shares, vault))
+    lab.smb.apply(served)
+    one = smb_checks("smb_put", id="v", share=VAULT, kinds=["text"], size=64 * 1024, seed=SEED)
+    put = ask_host("vault_put", [one], "smb_port")["v"]
+    assert put["ok"], put["output"][-1500:]
+
+    held: dict[str, dict[str, Any]] = {}
+    hold = smb_checks("smb_hold", id="hold", share=VAULT, seconds=HOLD)
+    client = threading.Thread(
+        target=lambda: held.update(ask_host("vault_hold", [hold], "smb_port"))
+    )
+    client.start()
+    try:
+        assert wait_for(lambda: held_by_smbd(f"/{name}"), timeout=HOLD), "no client connected"
+        lab.smb.apply(without)  # the panel's shares while the vault closes
+        lab.zfs.unload_key(name)  # DatasetBusy if smbd still worked in it
+    finally:
+        client.join()
+    assert lab.zfs.get_dataset(name).locked
+    answer = held["hold"]
+    assert "text.bin" in answer["before"], answer["output"][-1500:]
+    assert "text.bin" not in answer["after"], answer["output"][-1500:]
+    assert "NT_STATUS_" in answer["after"], answer["output"][-1500:]
+
+    gone = smb_checks("smb_refused", id="gone", share=VAULT, status="NT_STATUS_BAD_NETWORK_NAME")
+    refused = ask_host("vault_gone", [gone], "smb_port")["gone"]
+    assert refused["ok"], refused["output"][-1500:]
+
+    lab.zfs.load_key(name, PASSPHRASE)
+    lab.zfs.mount_tree(name)
+    lab.smb.apply(served)
+    got = ask_host("vault_get", [smb_checks("smb_get", id="g", share=VAULT, name="text.bin")],
+                   "smb_port")["g"]  # fmt: skip
+    assert got["ok"], got["output"][-1500:]
+    assert got["sha256"] == put["sha256"]["text.bin"]

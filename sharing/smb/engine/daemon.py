@@ -7,7 +7,7 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from nasui.lib.processes import is_alive, log_tail, reap, wait_gone
@@ -111,6 +111,28 @@ class SmbDaemon:
         for message in ("reload-config", "ping"):
             argv = [self.smbcontrol, "-s", conf, "smbd", message]
             run_checked(argv, env=self.env, log=self.layout.log)
+
+    def close_shares(self, folders: Mapping[str, str]) -> None:
+        """Disconnect every client from these shares (name -> folder) and wait until no smbd
+        works in their folders: a reload alone leaves connected clients on a share that is
+        gone, and their smbd keeps its folder busy (ZFS then cannot unmount it)."""
+        conf = str(self.layout.conf)
+        for name in folders:
+            argv = [self.smbcontrol, "-s", conf, "smbd", "close-share", name]
+            run_checked(argv, env=self.env, log=self.layout.log)
+        deadline = time.monotonic() + STOP_TIMEOUT
+        while self._working_in(folders.values()) and time.monotonic() < deadline:
+            time.sleep(POLL)
+
+    def _working_in(self, folders: Iterable[str]) -> list[int]:
+        """Our processes whose working directory is in one of `folders`."""
+        inside = []
+        for pid in self._all_ours():
+            with contextlib.suppress(OSError):
+                cwd = os.readlink(f"/proc/{pid}/cwd")
+                if any(cwd == f or cwd.startswith(f.rstrip("/") + "/") for f in folders):
+                    inside.append(pid)
+        return inside
 
     def stop(self) -> None:
         """SIGTERM smbd, wait, then SIGKILL whatever of it is left (its children included)."""

@@ -111,6 +111,17 @@ def _private_files(layout: SmbLayout) -> list[str]:
     return lines
 
 
+def share_folders(conf: str) -> dict[str, str]:
+    """The shares of a rendered smb.conf and their folders (name -> path)."""
+    folders, section = {}, ""
+    for line in conf.splitlines():
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1]
+        elif section and section != "global" and line.startswith("\tpath = "):
+            folders[section] = line.removeprefix("\tpath = ")
+    return folders
+
+
 def share_section(share: SmbShareSpec) -> list[str]:
     """One share: its directory, who may use it and how, then its VFS modules' settings."""
     lines = [

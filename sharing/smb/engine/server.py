@@ -32,7 +32,7 @@ from sharing.smb.engine.desired import SmbState
 from sharing.smb.engine.errors import ENGINE, NotConfigured, SmbEngineError
 from sharing.smb.engine.layout import SmbLayout
 from sharing.smb.engine.passdb import make_nt_hash, render_smbpasswd
-from sharing.smb.engine.render import render
+from sharing.smb.engine.render import render, share_folders
 from sharing.smb.engine.tools import find_binary
 from sharing.smb.engine.wrappers import wrapped_env
 
@@ -186,6 +186,10 @@ class SmbEngine:
         if not changed:
             return "unchanged"
         daemon.reload()
+        kept = share_folders(new)
+        dropped = {n: f for n, f in share_folders(old).items() if kept.get(n) != f}
+        if dropped:
+            daemon.close_shares(dropped)
         return "reloaded"
 
     # -- lifecycle -------------------------------------------------------------------------
