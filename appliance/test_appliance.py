@@ -18,7 +18,15 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from appliance.testlib import config_backup, encryption, network, ntp, replication, updates
+from appliance.testlib import (
+    config_backup,
+    encryption,
+    network,
+    ntp,
+    replication,
+    roles,
+    updates,
+)
 from appliance.testlib.certificate import assert_served
 from appliance.testlib.config import (
     ARTIFACTS,
@@ -487,6 +495,7 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict, other: VM)
     assert status == 200, kept
     assert kept["pending"] is None, kept
     encryption.make_roots(new)  # one root opened at boot, one by its passphrase (new address)
+    state["reader_token"] = roles.make_reader(new)  # a read-only panel user, before the boot
     powered_off = datetime.now(UTC)
     seconds = vm.shutdown()
     print(f"\nclean power-off: {seconds:.1f}s")
@@ -522,6 +531,7 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict, other: VM)
     run = replication.sent_since(vm, state, powered_off, timeout=240)
     assert run["sent_bytes"] < len(state["photos"]) // 2, run
     encryption.check_after_boot(client)
+    roles.check_reader(client, state["reader_token"])
 
 
 def test_an_update_from_the_panel_keeps_the_data_partition(
@@ -567,6 +577,7 @@ def test_an_update_from_the_panel_keeps_the_data_partition(
     replication.sent_since(vm, state, powered_off, timeout=240)
     # The kept key is on the data partition, so the new release unlocks it at boot too.
     encryption.check_after_boot(client)
+    roles.check_reader(client, state["reader_token"])  # the user and her role, in the kept db
     state["update_root"] = str(next_out / "nasui-root.ext4")
 
 
@@ -667,6 +678,7 @@ def test_a_config_backup_rebuilds_the_box_on_a_blank_stick(
     assert made_since(vm, state, restarted, timeout=180), task_snapshots(vm, state)
     assert_ssh_reaches_the_pool(vm, state)  # the box's own SSH host key came back
     replication.sent_since(vm, state, restarted, timeout=240)  # and the connection's key
+    roles.check_reader(api(vm, state), state["reader_token"])  # the panel's users and roles
 
 
 def test_upgrade_refuses_what_is_not_a_nasui_stick(tmp_path: Path) -> None:

@@ -1,9 +1,10 @@
-"""Who may use the panel: until roles exist, its administrators only (Django's staff), and only
-once they have chosen their own password.
+"""Who may use the panel: its users (each with a role, access.users), and only once they have
+chosen their own password.
 
-A signed-in user who is not an administrator gets a page (or, from the API, a 403) saying so:
-the panel can destroy pools, and no one else may touch it. An administrator whose password the
-machine chose (shown on the console) is sent to choose one first; the API refuses them meanwhile.
+A signed-in user who is no panel user gets a page (or, from the API, a 403) saying so; one whose
+role may not make a change gets a 403 page naming the rule, and the buttons for such changes
+are not in the pages they see (access.users.controls). A user whose password the machine chose
+(shown on the console) is sent to choose one first; the API refuses them meanwhile.
 """
 
 from __future__ import annotations
@@ -16,9 +17,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 
+from access.users import controls
+from access.users.engine import roles
+from access.users.selectors import role_of
 from nasui import selectors
 
-ADMINISTRATORS_ONLY = "Only an administrator of this NAS may use its panel and its API."
+ADMINISTRATORS_ONLY = roles.NOT_A_PANEL_USER
+ONLY_ADMINISTRATORS = "Only an administrator of this NAS may do this."
 CHOOSE_YOURS_FIRST = (
     "Choose your own password first: log in to the panel, which asks for it. The password this"
     " NAS made for you (shown on its screen) opens nothing else until then."
@@ -32,8 +37,13 @@ OPEN_WHILE_PASSWORD_DUE = frozenset({"password_change", "logout", *RESTORE_VIEWS
 
 
 def is_administrator(user: Any) -> bool:
-    """A signed-in, active member of the staff."""
-    return bool(user and user.is_authenticated and user.is_active and user.is_staff)
+    """A signed-in, active user with the administrator's role."""
+    return role_of(user) == roles.ADMIN
+
+
+def is_panel_user(user: Any) -> bool:
+    """A signed-in, active user with any role in the panel."""
+    return role_of(user) is not None
 
 
 class LoginPageMiddleware:
@@ -58,16 +68,27 @@ class LoginPageMiddleware:
         raise NotImplementedError
 
 
-class AdministratorsOnlyMiddleware(LoginPageMiddleware):
-    """Refuse pages to signed-in users who are not administrators (the API checks on its own:
-    its views are marked login_not_required and authenticate tokens themselves)."""
+class RolesMiddleware(LoginPageMiddleware):
+    """Refuse pages to signed-in users without a role, and changes their role does not allow
+    (the API checks on its own: its views are marked login_not_required and authenticate
+    tokens themselves); strip the pages of the buttons for such changes."""
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        role = role_of(getattr(request, "user", None))
+        if role not in (None, roles.ADMIN) and not request.path.startswith("/api/"):
+            controls.strip_refused(request, response, role)
+        return response
 
     def refuse(self, request: HttpRequest) -> HttpResponse | None:
-        """403 for a signed-in non-administrator on any page that needs a login."""
-        if request.user.is_authenticated and not is_administrator(request.user):
-            context = {"message": ADMINISTRATORS_ONLY}
-            return render(request, "registration/not_administrator.html", context, status=403)
-        return None
+        """403 for a signed-in user on a page their role may not use or change."""
+        if not request.user.is_authenticated:
+            return None
+        verdict = roles.may(role_of(request.user), request.method or "GET", request.path)
+        if verdict.allowed:
+            return None
+        template = "registration/not_administrator.html"
+        return render(request, template, {"message": verdict.reason}, status=403)
 
 
 class PasswordChangeDueMiddleware(LoginPageMiddleware):

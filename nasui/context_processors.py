@@ -21,6 +21,8 @@ NAV = [
     ("system:index", "System"),
     ("settings", "Settings"),
 ]
+# Sections shown under another's navigation entry (the panel's users are a System tab).
+UNDER = {"access": "system"}
 
 
 def _banners() -> list[dict[str, str]]:
@@ -59,6 +61,7 @@ def panel(request: HttpRequest) -> dict[str, object]:
     """Navigation entries, the active one, and the banners."""
     current = request.resolver_match.view_name if request.resolver_match else ""
     section = current.split(":")[0] if current else ""
+    section = UNDER.get(section, section)
     badges = _badge_counts(request)
     nav = [
         {

@@ -54,6 +54,11 @@ class ApiTokenForm(forms.Form):
         help_text="What will use it, e.g. 'nightly report script'.",
         widget=forms.TextInput(attrs={"autofocus": True, "placeholder": "nightly report script"}),
     )
+    read_only = forms.BooleanField(
+        required=False,
+        label="Read-only",
+        help_text="It may read everything your role may, and change nothing.",
+    )
 
 
 class OwnPasswordForm(PasswordChangeForm):

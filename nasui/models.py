@@ -85,6 +85,9 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    read_only = models.BooleanField(
+        default=False, help_text="Reads only, whatever its owner's role may change."
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -19,8 +19,9 @@ log = logging.getLogger(__name__)
 TOKEN_NAME_MAX = 100
 
 
-def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
-    """Create a token for `user`; return it with its secret, which is never shown again."""
+def api_token_create(*, user: User, name: str, read_only: bool = False) -> tuple[ApiToken, str]:
+    """Create a token for `user` (acting with their role, or read-only); return it with its
+    secret, which is never shown again."""
     name = name.strip()
     if not name:
         raise ValidationError({"name": "Give the token a name, e.g. the script that uses it."})
@@ -30,7 +31,11 @@ def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
         raise ValidationError({"name": "You already have an active token with this name."})
     key = new_token_key()
     token = ApiToken.objects.create(
-        user=user, name=name, prefix=token_display_prefix(key), key_hash=hash_token_key(key)
+        user=user,
+        name=name,
+        prefix=token_display_prefix(key),
+        key_hash=hash_token_key(key),
+        read_only=read_only,
     )
     return token, key
 

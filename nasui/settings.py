@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "advisor",
     "replication",
     "system",
+    "access",
 ]
 
 MIDDLEWARE = [
@@ -84,8 +85,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Every page needs a login unless its view is marked login_not_required.
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
-    # ...and an administrator: until roles exist, nobody else may use the panel.
-    "nasui.access.AdministratorsOnlyMiddleware",
+    # ...and a panel user, for what their role allows (the others are refused).
+    "nasui.access.RolesMiddleware",
     # ...who has chosen their own password (the console's first password opens nothing else).
     "nasui.access.PasswordChangeDueMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -212,8 +213,8 @@ REST_FRAMEWORK = {
         "nasui.auth.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    # Administrators only (is_staff), as the pages: until roles exist, nobody else.
-    "DEFAULT_PERMISSION_CLASSES": ["nasui.api.permissions.IsAdministrator"],
+    # Panel users, for what their role (or their token) allows: as the pages.
+    "DEFAULT_PERMISSION_CLASSES": ["nasui.api.permissions.RoleAllows"],
     "DEFAULT_PARSER_CLASSES": [
         "nasui.api.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",
@@ -240,7 +241,7 @@ SPECTACULAR_SETTINGS = {
         "LifetimeUnitEnum": "storage.models.SnapshotTask.LifetimeUnit",
         "ReplicationChoiceEnum": "replication.models.ReplicationTask.Choice",
     },
-    "SERVE_PERMISSIONS": ["nasui.api.permissions.IsAdministrator"],
+    "SERVE_PERMISSIONS": ["nasui.api.permissions.RoleAllows"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "nasui.api.schema.add_error_responses",

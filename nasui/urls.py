@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
+from access import urls as access
 from advisor import urls as advisor
 from monitoring import urls as monitoring
 from nasui import views
@@ -29,6 +30,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("advisor/", include((advisor.api_urlpatterns, "advisor-api"))),
     path("replication/", include((replication.api_urlpatterns, "replication-api"))),
     path("system/", include((system.api_urlpatterns, "system-api"))),
+    path("access/", include((access.api_urlpatterns, "access-api"))),
     path("", include(api_urls.urlpatterns)),
 ]
 
@@ -62,6 +64,7 @@ urlpatterns = [
     path("advisor/", include("advisor.urls")),
     path("replication/", include("replication.urls")),
     path("system/", include("system.urls")),
+    path("access/", include("access.urls")),
     # The docs page is HTML: an anonymous visitor is sent to the login page like any other page.
     path(
         "api/docs/",

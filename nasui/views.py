@@ -16,6 +16,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from access.users.engine import roles
+from access.users.selectors import role_of
 from monitoring.metrics import selectors as monitoring_selectors
 from nasui import selectors, services
 from nasui.forms import ApiTokenForm, OwnPasswordForm, SelfTestForm
@@ -104,6 +106,7 @@ def _render_settings(
         "tokens": selectors.api_token_list(user=current_user(request)),
         "form": form,
         "new_key": new_key,
+        "role_label": roles.LABELS.get(role_of(request.user) or "", ""),
     }
     return render(request, "settings/index.html", context, status=status)
 
@@ -117,7 +120,9 @@ def api_token_create(request: HttpRequest) -> HttpResponse:
         return _render_settings(request, form, status=400)
     try:
         token, key = services.api_token_create(
-            user=current_user(request), name=form.cleaned_data["name"]
+            user=current_user(request),
+            name=form.cleaned_data["name"],
+            read_only=form.cleaned_data["read_only"],
         )
     except ValidationError as exc:
         for field, errors in exc.message_dict.items():

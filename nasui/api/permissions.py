@@ -1,23 +1,32 @@
-"""Who may use the API: an administrator who has chosen their own password (nasui.access)."""
+"""Who may use the API: a panel user who has chosen their own password, for what their role
+allows (access.users.engine.roles; a read-only token acts as read-only whatever its owner)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rest_framework.permissions import IsAdminUser
+from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
+from access.users.engine import roles
+from access.users.selectors import role_of
 from nasui import selectors
-from nasui.access import ADMINISTRATORS_ONLY, CHOOSE_YOURS_FIRST
+from nasui.access import CHOOSE_YOURS_FIRST
+from nasui.models import ApiToken
 
 
-class IsAdministrator(IsAdminUser):
-    """Staff only, as Django's IsAdminUser, and not while the machine's password is theirs."""
+class RoleAllows(BasePermission):
+    """The request's user may use the panel, and their role (or token's) allows the request."""
 
-    message = ADMINISTRATORS_ONLY
+    message = ""
 
     def has_permission(self, request: Request, view: Any) -> bool:
-        if not super().has_permission(request, view):
+        role = role_of(request.user)
+        if role is not None and isinstance(request.auth, ApiToken):
+            role = roles.narrower(role, request.auth.read_only)
+        verdict = roles.may(role, request.method or "GET", request.path)
+        if not verdict.allowed:
+            self.message = verdict.reason
             return False
         if selectors.password_change_due(request.user):
             self.message = CHOOSE_YOURS_FIRST

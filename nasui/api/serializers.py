@@ -51,14 +51,19 @@ class TokenRequestSerializer(serializers.Serializer[dict[str, str]]):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=4096, trim_whitespace=False, write_only=True)
     name = serializers.CharField(max_length=100, help_text="What will use it, e.g. 'backup'.")
+    # DRF's metaclass takes declared fields off the class: this does not replace Field.read_only.
+    read_only = serializers.BooleanField(  # type: ignore[assignment]
+        default=False, help_text="Reads only, whatever the user's role may change."
+    )
 
 
-class NewTokenSerializer(serializers.Serializer[dict[str, str]]):
+class NewTokenSerializer(serializers.Serializer[dict[str, Any]]):
     """The new token: `token` is shown this once and never again."""
 
     token = serializers.CharField()
     name = serializers.CharField()
     prefix = serializers.CharField()
+    read_only = serializers.BooleanField()  # type: ignore[assignment]  # a field, as above
 
 
 class EpochDateTimeField(serializers.DateTimeField):

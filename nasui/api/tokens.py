@@ -15,7 +15,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nasui import selectors, services
-from nasui.access import ADMINISTRATORS_ONLY, CHOOSE_YOURS_FIRST, is_administrator
+from nasui.access import (
+    ADMINISTRATORS_ONLY,
+    CHOOSE_YOURS_FIRST,
+    ONLY_ADMINISTRATORS,
+    is_administrator,
+    is_panel_user,
+)
 from nasui.api.bodies import validated
 from nasui.api.serializers import NewTokenSerializer, TokenRequestSerializer
 
@@ -44,17 +50,29 @@ class TokenCreateView(APIView):
     def post(self, request: Request) -> Response:
         """Check the credentials, then return a new token once (it is never shown again)."""
         data = validated(TokenRequestSerializer, request.data)
-        user = administrator_from(request, data["username"], data["password"])
+        user = panel_user_from(request, data["username"], data["password"])
         if user is None:
             return Response(status=429)  # replaced by the lock-out answer (nasui.lockout)
-        token, key = services.api_token_create(user=user, name=data["name"])
-        body = {"token": key, "name": token.name, "prefix": token.prefix}
+        token, key = services.api_token_create(
+            user=user, name=data["name"], read_only=data["read_only"]
+        )
+        body = {"token": key, "name": token.name, "prefix": token.prefix,
+                "read_only": token.read_only}  # fmt: skip
         return Response(NewTokenSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
 def administrator_from(request: Request, username: str, password: str) -> User | None:
-    """The administrator these credentials name, under the login page's lock-out (None when
-    locked out: answer 429). Wrong ones are a 401; a user who is no administrator, or must
+    """The administrator these credentials name (as `panel_user_from`; any other role is
+    refused with a 403)."""
+    user = panel_user_from(request, username, password)
+    if user is not None and not is_administrator(user):
+        raise exceptions.PermissionDenied(ONLY_ADMINISTRATORS)
+    return user
+
+
+def panel_user_from(request: Request, username: str, password: str) -> User | None:
+    """The panel user these credentials name, under the login page's lock-out (None when
+    locked out: answer 429). Wrong ones are a 401; a user who is not a panel user, or must
     choose a password first, a 403."""
     # The Django request, so that django-axes counts failures and applies its lock-out.
     user = authenticate(request._request, username=username, password=password)
@@ -62,7 +80,7 @@ def administrator_from(request: Request, username: str, password: str) -> User |
         return None
     if not isinstance(user, User) or not user.is_active:
         raise exceptions.AuthenticationFailed("Wrong user name or password.")
-    if not is_administrator(user):
+    if not is_panel_user(user):
         raise exceptions.PermissionDenied(ADMINISTRATORS_ONLY)
     if selectors.password_change_due(user):
         raise exceptions.PermissionDenied(CHOOSE_YOURS_FIRST)

@@ -14,8 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from nasui import services
-
 pytestmark = [
     pytest.mark.fuzz,
     pytest.mark.django_db(transaction=True),
@@ -46,85 +44,37 @@ CHECKS = ",".join(
 REPORTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "fuzz"
 
 
-@pytest.fixture
-def token(django_user_model) -> str:
-    """A token of a superuser, as a script would hold one."""
-    user = django_user_model.objects.create_superuser("fuzz", password="a long fuzz passphrase")
-    return services.api_token_create(user=user, name="fuzz")[1]
-
-
-@pytest.fixture
-def storage(tank) -> None:
-    """A pool with a dataset and a zvol, so that reads and writes meet real objects."""
-    from storage.datasets import services as storage_services
-
-    storage_services.dataset_create(parent="tank", name="media")
-    storage_services.zvol_create(parent="tank", name="disk", size="64M", sparse=True)
-
-
-@pytest.fixture
-def one_of_each(storage, target_service, smb_service) -> None:
-    """One object of every kind the API lists, as rows: a list's first object is what the
-    schema's links hand to the detail, update, delete and action operations. The panel's own
-    tgtd and smbd serve them on free ports and are stopped after the run (none is left behind
-    listening on 3260 or 445)."""
-    from replication.models import ReplicationTask
-    from sharing import models as sharing
-    from sharing.iscsi import services as iscsi
-    from storage.models import SmartTestTask, SnapshotTask
-    from storage.snapshots import services as snapshots
-
-    iscsi.settings_update(basename="iqn.2026-11.local.nasui", port=target_service)
-    family = sharing.LocalGroup.objects.create(name="family", gid=3000)
-    user = sharing.LocalUser.objects.create(username="mum", uid=3000, group=family)
-    share = sharing.SmbShare.objects.create(name="media", dataset="tank/media")
-    share.users.add(user)
-    sharing.NfsShare.objects.create(dataset="tank/media", networks=["192.168.1.0/24"])
-    portal = sharing.Portal.objects.create(comment="loopback")
-    sharing.PortalAddress.objects.create(portal=portal, address="127.0.0.1")
-    initiators = sharing.InitiatorGroup.objects.create(initiators=["iqn.2026-11.org.example:pc"])
-    sharing.AuthGroup.objects.create(tag=1, user="pc", secret="a-secret-of-14")
-    target = sharing.Target.objects.create(name="disk")
-    sharing.TargetGroup.objects.create(target=target, portal=portal, initiator_group=initiators)
-    extent = sharing.Extent.objects.create(name="disk", zvol="tank/disk")
-    sharing.TargetExtent.objects.create(target=target, extent=extent, lun_id=0)
-    SnapshotTask.objects.create(dataset="tank/media")
-    SmartTestTask.objects.create(disks=["sda"])
-    snapshots.snapshot_create(dataset="tank/media", name="before-fuzz")
-    ReplicationTask.objects.create(
-        name="media", direction="local", source="tank/media", target="tank/copy",
-        naming_schema="auto-%Y-%m-%d_%H-%M", trigger="manual",
-    )  # fmt: skip
-
-
-@pytest.fixture
-def advisor_runs_stay_queued(monkeypatch) -> None:
-    """Advisor runs are recorded but not run: with eager jobs, an estimate of "/" or a fio run
-    the fuzzer starts would run inside its request for minutes (the advisor's tests run them)."""
-    from advisor.benchmarks import tasks as bench_tasks
-    from advisor.estimates import tasks
-
-    for task in (tasks.estimate, bench_tasks.benchmark, bench_tasks.fio):
-        monkeypatch.setattr(task, "delay", lambda *args, **kwargs: None)
-
-
 def test_no_operation_answers_5xx_or_off_its_schema(
     live_server, one_of_each, token, advisor_runs_stay_queued
 ):
-    schemathesis = Path(sys.executable).with_name("schemathesis")
-    REPORTS.mkdir(parents=True, exist_ok=True)
-    config = REPORTS / "schemathesis.toml"
-    config.write_text(CONFIG)
+    phases = os.environ.get("NASUI_FUZZ_PHASES", "examples,fuzzing,stateful")
+    result = schemathesis(live_server.url, token, CONFIG, CHECKS, phases, REPORTS)
+    assert result.returncode == 0, result.stdout[-8000:] + result.stderr[-2000:]
+
+
+def schemathesis(
+    url: str,
+    token: str,
+    config: str,
+    checks: str,
+    phases: str,
+    reports: Path,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run schemathesis on the live server's schema with `token`; keep its output in `reports`."""
+    program = Path(sys.executable).with_name("schemathesis")
+    reports.mkdir(parents=True, exist_ok=True)
+    (reports / "schemathesis.toml").write_text(config)
     argv = [
-        str(schemathesis),
+        str(program),
         "--config-file",
-        str(config),
+        str(reports / "schemathesis.toml"),
         "run",
-        f"{live_server.url}/api/schema/",
+        f"{url}/api/schema/",
         "--header",
         f"Authorization: Token {token}",
         "--checks",
-        CHECKS,
+        checks,
         "--seed",
         str(SEED),
         "--generation-database",
@@ -134,7 +84,7 @@ def test_no_operation_answers_5xx_or_off_its_schema(
         "--suppress-health-check",
         "filter_too_much",
         "--phases",
-        os.environ.get("NASUI_FUZZ_PHASES", "examples,fuzzing,stateful"),
+        phases,
         "--workers",
         "1",
         "--request-timeout",
@@ -142,12 +92,13 @@ def test_no_operation_answers_5xx_or_off_its_schema(
         "--report",
         "junit",
         "--report-dir",
-        str(REPORTS),
+        str(reports),
         "--no-color",
     ]
     # Run from the reports folder: schemathesis keeps its cache in the working directory.
     result = subprocess.run(
-        argv, capture_output=True, text=True, timeout=900, check=False, cwd=REPORTS
-    )
-    (REPORTS / "output.txt").write_text(result.stdout + result.stderr)
-    assert result.returncode == 0, result.stdout[-8000:] + result.stderr[-2000:]
+        argv, capture_output=True, text=True, timeout=900, check=False, cwd=reports,
+        env={**os.environ, **(env or {})},
+    )  # fmt: skip
+    (reports / "output.txt").write_text(result.stdout + result.stderr)
+    return result

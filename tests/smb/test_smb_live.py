@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 import pytest
 from smbprotocol.exceptions import LogonFailure, SMBOSError
@@ -186,7 +187,7 @@ def smbd_working_in(folder: str) -> list[int]:
     for proc in os.listdir("/proc"):
         if proc.isdigit():
             try:
-                comm = open(f"/proc/{proc}/comm").read().strip()  # noqa: PTH123, SIM115
+                comm = Path(f"/proc/{proc}/comm").read_text().strip()
                 if comm == "smbd" and os.readlink(f"/proc/{proc}/cwd") == folder:
                     found.append(int(proc))
             except OSError:

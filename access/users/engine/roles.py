@@ -1,0 +1,69 @@
+"""What each role of a panel user may change: one rule for the API and the pages alike.
+
+Reading is everyone's: every role sees every page and every GET. A write is a request with
+any other method; who may send it depends on where it goes. The rule is about places (URL
+prefixes), not about views, so that a new page or endpoint is an administrator's alone
+until a role is given its place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+ADMIN, SHARING, READ_ONLY = "admin", "sharing", "readonly"
+LABELS = {
+    ADMIN: "Administrator",
+    SHARING: "Sharing administrator",
+    READ_ONLY: "Read-only",
+}
+DESCRIPTIONS = {
+    ADMIN: "Everything: pools, disks, the system, users.",
+    SHARING: "Shares, their users and groups, and the sharing services; no pools, disks or "
+    "system settings.",
+    READ_ONLY: "Sees every page; changes nothing.",
+}
+NOT_A_PANEL_USER = "Only the panel users of this NAS may use its panel and its API."
+REFUSALS = {
+    SHARING: "A sharing administrator may change shares, their users and groups and the sharing "
+    "services only: ask an administrator for this change.",
+    READ_ONLY: "Your account is read-only: it may look at everything but change nothing.",
+}
+# A user's own account, whatever their role: their password, their sign-out and their tokens
+# (a token never carries more than its owner's role).
+OWN_ACCOUNT = ("/settings/password/", "/settings/tokens/", "/logout/", "/api/tokens/")
+WRITES = {
+    ADMIN: ("/",),
+    SHARING: ("/sharing/", "/services/", "/api/sharing/", "/api/services/"),
+    READ_ONLY: (),
+}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether a request may go on, and the sentence that says why not."""
+
+    allowed: bool
+    reason: str = ""
+
+
+def may(role: str | None, method: str, path: str) -> Verdict:
+    """May a user with `role` (None: no panel user) send `method` to `path`?"""
+    if role not in WRITES:
+        return Verdict(False, NOT_A_PANEL_USER)
+    if method.upper() in SAFE_METHODS or path.startswith(OWN_ACCOUNT):
+        return Verdict(True)
+    if path.startswith(WRITES[role]):
+        return Verdict(True)
+    return Verdict(False, refusal(role))
+
+
+def refusal(role: str) -> str:
+    """Why a user with `role` may not make a change here."""
+    return REFUSALS[role]
+
+
+def narrower(role: str, read_only: bool) -> str:
+    """The role a token acts with: its owner's, or read-only if the token is."""
+    return READ_ONLY if read_only else role

@@ -1,0 +1,36 @@
+"""Reads of panel users: each one's role, and the list an administrator manages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import Q, QuerySet
+
+from access.users.engine import roles
+from access.users.models import PanelRole
+
+
+def role_of(user: Any) -> str | None:
+    """The role a signed-in user acts with (None: not a user of the panel)."""
+    if not (user and user.is_authenticated and user.is_active):
+        return None
+    try:
+        return str(user.panel_role.role)
+    except PanelRole.DoesNotExist:
+        return roles.ADMIN if user.is_staff else None
+
+
+def panel_users() -> QuerySet[User]:
+    """Every user of the panel (staff, or with a role), by name, their roles loaded."""
+    return (
+        User.objects.filter(Q(is_staff=True) | Q(panel_role__isnull=False))
+        .select_related("panel_role")
+        .order_by("username")
+    )
+
+
+def administrators_left(excluding: User) -> int:
+    """How many active administrators there would be without `excluding`."""
+    others = panel_users().filter(is_active=True).exclude(pk=excluding.pk)
+    return sum(1 for user in others if role_of(user) == roles.ADMIN)
