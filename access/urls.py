@@ -5,10 +5,13 @@ from __future__ import annotations
 from django.urls import path
 from django.views.generic import RedirectView
 
+from access.audit import urls as audit
+from access.sessions import urls as sessions
+from access.twofactor import urls as twofactor
 from access.users import urls as users
 from nasui.api.routes import api_patterns_of
 
-SUBDOMAINS = (users,)
+SUBDOMAINS = (users, twofactor, audit, sessions)
 
 app_name = "access"
 urlpatterns = [

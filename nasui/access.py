@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 
+from access.twofactor.selectors import setup_due
 from access.users import controls
 from access.users.engine import roles
 from access.users.selectors import role_of
@@ -103,3 +104,24 @@ class PasswordChangeDueMiddleware(LoginPageMiddleware):
         going = {"next": request.get_full_path()} if request.method == "GET" else {}
         target = reverse("password_change") + ("?" + urlencode(going) if going else "")
         return redirect(target)
+
+
+# What a user who must set up two-factor sign-in may still open: its page and the way out.
+OPEN_WHILE_SETUP_DUE = frozenset(
+    {"access:two-factor", "access:two-factor-action", "logout", "password_change"}
+)
+SET_UP_TWO_FACTOR_FIRST = (
+    "Set up two-factor sign-in first: an administrator requires it for you (Settings →"
+    " Two-factor sign-in in the panel)."
+)
+
+
+class TwoFactorSetupDueMiddleware(LoginPageMiddleware):
+    """Send a user who must sign in with a code, and has none yet, to set it up (the API
+    refuses them through nasui.api.permissions)."""
+
+    def refuse(self, request: HttpRequest) -> HttpResponse | None:
+        view_name = request.resolver_match.view_name if request.resolver_match else None
+        if view_name in OPEN_WHILE_SETUP_DUE or not setup_due(request.user):
+            return None
+        return redirect("access:two-factor")

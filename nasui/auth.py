@@ -53,13 +53,14 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
         token = active_token(hash_token_key(key))
         if token is None or not token.user.is_active:
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
-        self._touch(token)
+        self._touch(token, request.META.get("REMOTE_ADDR"))
         return token.user, token
 
-    def _touch(self, token: ApiToken) -> None:
+    def _touch(self, token: ApiToken, address: str | None) -> None:
         now = timezone.now()
-        if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
-            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        stale = token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION
+        if stale or address != token.last_used_from:
+            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now, last_used_from=address)
 
     def authenticate_header(self, request: Request) -> str:
         return "Token"

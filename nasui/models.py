@@ -85,6 +85,7 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    last_used_from = models.GenericIPAddressField(null=True, blank=True)
     read_only = models.BooleanField(
         default=False, help_text="Reads only, whatever its owner's role may change."
     )

@@ -86,9 +86,15 @@ MIDDLEWARE = [
     # Every page needs a login unless its view is marked login_not_required.
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     # ...and a panel user, for what their role allows (the others are refused).
+    # Every change asked (pages and API), recorded once answered, refusals included.
+    "access.audit.middleware.AuditMiddleware",
+    # When each signed-in session was last used (Settings lists them; they can be ended).
+    "access.sessions.middleware.SessionSeenMiddleware",
     "nasui.access.RolesMiddleware",
     # ...who has chosen their own password (the console's first password opens nothing else).
     "nasui.access.PasswordChangeDueMiddleware",
+    # ...and has set up two-factor sign-in where an administrator requires it.
+    "nasui.access.TwoFactorSetupDueMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Times shown in the box's zone (System -> Time), which may change while the panel runs.
     "nasui.timezones.BoxZoneMiddleware",

@@ -8,6 +8,8 @@ from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from access import urls as access
+from access.sessions import views as session_views
+from access.twofactor import views as twofactor_views
 from advisor import urls as advisor
 from monitoring import urls as monitoring
 from nasui import views
@@ -36,7 +38,8 @@ api_patterns: list[URLPattern | URLResolver] = [
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", twofactor_views.SignInView.as_view(), name="login"),
+    path("login/code/", twofactor_views.code_step, name="login-code"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("health/", views.health, name="health"),
     path("jobs/", views.job_list, name="jobs"),
@@ -46,6 +49,7 @@ urlpatterns = [
     path("settings/", views.settings_page, name="settings"),
     path("settings/tokens/", views.api_token_create, name="api-token-create"),
     path("settings/tokens/<int:pk>/revoke/", views.api_token_revoke, name="api-token-revoke"),
+    path("settings/sessions/<int:pk>/end/", session_views.own_end, name="session-end"),
     path(
         "settings/password/",
         views.PasswordChangeView.as_view(),

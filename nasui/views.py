@@ -16,6 +16,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from access.sessions import selectors as session_selectors
+from access.sessions import services as session_services
+from access.twofactor.selectors import enrolled
 from access.users.engine import roles
 from access.users.selectors import role_of
 from monitoring.metrics import selectors as monitoring_selectors
@@ -107,6 +110,9 @@ def _render_settings(
         "form": form,
         "new_key": new_key,
         "role_label": roles.LABELS.get(role_of(request.user) or "", ""),
+        "two_factor": enrolled(request.user),
+        "sessions": session_selectors.sessions_of(request.user),
+        "this_session": request.session.session_key,
     }
     return render(request, "settings/index.html", context, status=status)
 
@@ -190,7 +196,12 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def form_valid(self, form: OwnPasswordForm) -> HttpResponse:
         was_due = selectors.password_change_due(self.request.user)
+        # The other sessions are signed out (Django's session hash would at their next
+        # request); the list on Settings says so at once. This one goes on under a new key.
+        before = self.request.session.session_key or ""
+        session_services.sessions_end(user=form.user, keep=before)
         response = super().form_valid(form)
+        session_services.session_renamed(old=before, new=self.request.session.session_key or "")
         services.password_changed(user=form.user)
         if not was_due:
             return response

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 
 from access.tests.conftest import PASSWORD
 from access.users.engine import roles
@@ -45,20 +46,29 @@ def test_bad_input_names_the_field_and_changes_nothing(admin_client, body, field
     assert User.objects.count() == before
 
 
-def test_the_last_administrator_can_be_neither_demoted_nor_switched_off(admin_client, admin_user):
+def test_nobody_demotes_or_switches_off_themselves(admin_client, admin_user):
     url = f"{USERS}{admin_user.pk}/"
     demoted = admin_client.patch(url, {"role": "readonly"}, content_type=JSON)
     assert demoted.status_code == 400
-    assert "at least one active administrator" in demoted.json()["fields"]["role"][0]
+    assert "another administrator" in demoted.json()["fields"]["role"][0]
     off = admin_client.patch(url, {"is_active": False}, content_type=JSON)
     assert off.status_code == 400
+    assert "another administrator" in off.json()["fields"]["is_active"][0]
     assert role_of(User.objects.get(pk=admin_user.pk)) == roles.ADMIN
 
 
-def test_with_a_second_administrator_the_first_may_step_down(admin_client, admin_user, user_of):
-    user_of(roles.ADMIN, "second")
+def test_the_last_administrator_stays_one(admin_user, user_of):
+    from access.users import services
+
+    other = user_of(roles.READ_ONLY, "kid")
+    with pytest.raises(ValidationError, match="at least one active administrator"):
+        services.user_update(user=admin_user, role=roles.READ_ONLY, is_active=True, by=other)
+
+
+def test_a_second_administrator_may_demote_the_first(admin_user, user_of, token_client):
+    second = token_client(roles.ADMIN, name="second")
     url = f"{USERS}{admin_user.pk}/"
-    assert admin_client.patch(url, {"role": "sharing"}, content_type=JSON).status_code == 200
+    assert second.patch(url, {"role": "sharing"}, content_type=JSON).status_code == 200
     assert role_of(User.objects.get(pk=admin_user.pk)) == roles.SHARING
 
 

@@ -7,24 +7,28 @@ from typing import Any
 from django import forms
 
 from access.users.engine import roles
+from nasui.forms import StyledForm
 
 NEW_PASSWORD = {"autocomplete": "new-password"}
 ROLE_CHOICES = [(key, f"{label}: {roles.DESCRIPTIONS[key]}") for key, label in roles.LABELS.items()]
 
 
-class PanelUserForm(forms.Form):
+class PanelUserForm(StyledForm):
     """Add a user (with a password), or change one's role, state or password."""
 
     username = forms.CharField(
         max_length=150, label="User name", help_text="What they sign in with; it cannot change."
     )
-    role = forms.ChoiceField(
-        choices=ROLE_CHOICES, widget=forms.RadioSelect, initial=roles.READ_ONLY
-    )
+    role = forms.ChoiceField(choices=ROLE_CHOICES, initial=roles.READ_ONLY)
     is_active = forms.BooleanField(
         required=False, initial=True, label="May sign in",
         help_text="Switched off, they cannot sign in and their tokens stop working.",
     )  # fmt: skip
+    require_code = forms.BooleanField(
+        required=False,
+        label="Must sign in with a code",
+        help_text="Two-factor sign-in: set up at their next sign-in, before anything else.",
+    )
     password = forms.CharField(
         required=False, strip=False, widget=forms.PasswordInput(attrs=NEW_PASSWORD),
         help_text="Editing a user: leave both empty to keep their password.",

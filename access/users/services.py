@@ -9,6 +9,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from access.sessions import services as sessions
 from access.users.engine import roles
 from access.users.models import PanelRole
 from access.users.selectors import administrators_left, role_of
@@ -59,12 +60,17 @@ def user_create(*, username: str, password: str, role: str) -> User:
 
 
 @transaction.atomic
-def user_update(*, user: User, role: str, is_active: bool, username: str | None = None) -> User:
-    """Change a user's role or switch them on or off (never the last administrator's); the
-    name, if given, must be theirs: it cannot change."""
+def user_update(
+    *, user: User, role: str, is_active: bool, by: User, username: str | None = None
+) -> User:
+    """Change a user's role or switch them on or off (never the last administrator's, nor
+    one's own: another administrator does that); the name, if given, must be theirs."""
     if username is not None and username != user.username:
         raise ValidationError({"username": "A user's name cannot change: add a new user instead."})
     _check_role(role)
+    if user.pk == by.pk and (role != role_of(user) or not is_active):
+        field = "role" if role != role_of(user) else "is_active"
+        raise ValidationError({field: "Not your own: another administrator changes that."})
     was_admin = role_of(user) == roles.ADMIN
     if was_admin and (role != roles.ADMIN or not is_active) and not administrators_left(user):
         raise ValidationError({"role" if is_active else "is_active": LAST_ADMINISTRATOR})
@@ -79,6 +85,7 @@ def user_password_set(*, user: User, password: str) -> User:
     _check_password(password, user)
     user.set_password(password)
     user.save(update_fields=["password"])
+    sessions.sessions_end(user=user)  # a reset password signs them out everywhere
     return user
 
 

@@ -10,6 +10,8 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from access.twofactor import selectors as twofactor
+from access.twofactor import services as twofactor_services
 from access.users import selectors, services
 from access.users.engine import roles
 from access.users.forms import PanelUserForm
@@ -21,7 +23,13 @@ def user_list(request: HttpRequest) -> HttpResponse:
     rows = [(user, roles.LABELS[selectors.role_of(user) or roles.READ_ONLY])
             for user in selectors.panel_users()]  # fmt: skip
     described = [(roles.LABELS[key], roles.DESCRIPTIONS[key]) for key in roles.LABELS]
-    context = {"rows": rows, "roles": described}
+    policy = twofactor.policy()
+    context = {
+        "rows": rows,
+        "roles": described,
+        "enrolled": twofactor.enrolled_users(),
+        "everyone_needs_code": policy.required_for_everyone,
+    }
     return render(request, "access/users.html", context)
 
 
@@ -29,7 +37,12 @@ def user_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
     """Add a user, or change one's role, state or password."""
     user = get_object_or_404(selectors.panel_users(), pk=pk) if pk else None
     initial = (
-        {"username": user.username, "role": selectors.role_of(user), "is_active": user.is_active}
+        {
+            "username": user.username,
+            "role": selectors.role_of(user),
+            "is_active": user.is_active,
+            "require_code": twofactor.required_alone(user),
+        }
         if user
         else {}
     )
@@ -37,12 +50,16 @@ def user_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
 
     def save(data: dict[str, Any]) -> User:
         if user is None:
-            return services.user_create(
+            saved = services.user_create(
                 username=data["username"], password=data["password"], role=data["role"]
             )
-        saved = services.user_update(user=user, role=data["role"], is_active=data["is_active"])
-        if data["password"]:
-            services.user_password_set(user=saved, password=data["password"])
+        else:
+            saved = services.user_update(
+                user=user, role=data["role"], is_active=data["is_active"], by=current_user(request)
+            )
+            if data["password"]:
+                services.user_password_set(user=saved, password=data["password"])
+        twofactor_services.required_set(user=saved, required=data["require_code"])
         return saved
 
     return form_page(

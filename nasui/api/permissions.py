@@ -8,10 +8,11 @@ from typing import Any
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
+from access.twofactor.selectors import setup_due
 from access.users.engine import roles
 from access.users.selectors import role_of
 from nasui import selectors
-from nasui.access import CHOOSE_YOURS_FIRST
+from nasui.access import CHOOSE_YOURS_FIRST, SET_UP_TWO_FACTOR_FIRST
 from nasui.models import ApiToken
 
 
@@ -30,5 +31,8 @@ class RoleAllows(BasePermission):
             return False
         if selectors.password_change_due(request.user):
             self.message = CHOOSE_YOURS_FIRST
+            return False
+        if setup_due(request.user):
+            self.message = SET_UP_TWO_FACTOR_FIRST
             return False
         return True

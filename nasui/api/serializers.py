@@ -51,6 +51,13 @@ class TokenRequestSerializer(serializers.Serializer[dict[str, str]]):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=4096, trim_whitespace=False, write_only=True)
     name = serializers.CharField(max_length=100, help_text="What will use it, e.g. 'backup'.")
+    code = serializers.CharField(
+        max_length=32,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="For a user with two-factor sign-in: the code their authenticator app shows.",
+    )
     # DRF's metaclass takes declared fields off the class: this does not replace Field.read_only.
     read_only = serializers.BooleanField(  # type: ignore[assignment]
         default=False, help_text="Reads only, whatever the user's role may change."

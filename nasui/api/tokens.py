@@ -5,8 +5,11 @@
 
 from __future__ import annotations
 
+from axes.handlers.proxy import AxesProxyHandler
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
+from django.contrib.auth.signals import user_login_failed
+from django.core.exceptions import ValidationError
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny
@@ -14,6 +17,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from access.audit import services as audit
+from access.twofactor import selectors as twofactor
+from access.twofactor import services as twofactor_services
 from nasui import selectors, services
 from nasui.access import (
     ADMINISTRATORS_ONLY,
@@ -24,6 +30,10 @@ from nasui.access import (
 )
 from nasui.api.bodies import validated
 from nasui.api.serializers import NewTokenSerializer, TokenRequestSerializer
+
+ASK_FOR_THE_CODE = (
+    "This user signs in with a code: give the 6 digits their authenticator app shows now."
+)
 
 
 class TokenCreateView(APIView):
@@ -50,30 +60,38 @@ class TokenCreateView(APIView):
     def post(self, request: Request) -> Response:
         """Check the credentials, then return a new token once (it is never shown again)."""
         data = validated(TokenRequestSerializer, request.data)
-        user = panel_user_from(request, data["username"], data["password"])
+        user = panel_user_from(request, data["username"], data["password"], data["code"])
         if user is None:
             return Response(status=429)  # replaced by the lock-out answer (nasui.lockout)
         token, key = services.api_token_create(
             user=user, name=data["name"], read_only=data["read_only"]
         )
+        audit.record(
+            user=user, username=user.get_username(), address=request.META.get("REMOTE_ADDR"),
+            via="sign-in", method="POST", action="token", target=f"name={token.name}",
+            path=request.path, result="done", status=201,
+        )  # fmt: skip
         body = {"token": key, "name": token.name, "prefix": token.prefix,
                 "read_only": token.read_only}  # fmt: skip
         return Response(NewTokenSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
-def administrator_from(request: Request, username: str, password: str) -> User | None:
+def administrator_from(
+    request: Request, username: str, password: str, code: str = ""
+) -> User | None:
     """The administrator these credentials name (as `panel_user_from`; any other role is
     refused with a 403)."""
-    user = panel_user_from(request, username, password)
+    user = panel_user_from(request, username, password, code)
     if user is not None and not is_administrator(user):
         raise exceptions.PermissionDenied(ONLY_ADMINISTRATORS)
     return user
 
 
-def panel_user_from(request: Request, username: str, password: str) -> User | None:
+def panel_user_from(request: Request, username: str, password: str, code: str = "") -> User | None:
     """The panel user these credentials name, under the login page's lock-out (None when
     locked out: answer 429). Wrong ones are a 401; a user who is not a panel user, or must
-    choose a password first, a 403."""
+    choose a password first, a 403. A user with two-factor sign-in also gives `code`: left
+    out, a 400 on that field; wrong, a 401 counted towards the lock-out."""
     # The Django request, so that django-axes counts failures and applies its lock-out.
     user = authenticate(request._request, username=username, password=password)
     if getattr(request._request, "axes_locked_out", False):
@@ -84,4 +102,21 @@ def panel_user_from(request: Request, username: str, password: str) -> User | No
         raise exceptions.PermissionDenied(ADMINISTRATORS_ONLY)
     if selectors.password_change_due(user):
         raise exceptions.PermissionDenied(CHOOSE_YOURS_FIRST)
+    if twofactor.enrolled(user):
+        return _second_step(request, user, code)
+    return user
+
+
+def _second_step(request: Request, user: User, code: str) -> User | None:
+    """The code of a user with two-factor sign-in (None when now locked out)."""
+    if not code:
+        raise exceptions.ValidationError({"code": [ASK_FOR_THE_CODE]})
+    try:
+        twofactor_services.code_check(user=user, code=code)
+    except ValidationError as exc:
+        credentials = {"username": user.get_username()}
+        user_login_failed.send(__name__, credentials=credentials, request=request._request)
+        if not AxesProxyHandler.is_allowed(request._request, credentials):
+            return None
+        raise exceptions.AuthenticationFailed(" ".join(exc.messages)) from exc
     return user

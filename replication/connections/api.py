@@ -113,7 +113,8 @@ class PairingView(APIView):
     def post(self, request: Request) -> Response:
         """Check an administrator's credentials, add the key, say how to reach this box."""
         data = validated(serializers.PairingRequestSerializer, request.data)
-        if administrator_from(request, data["username"], data["password"]) is None:
+        found = administrator_from(request, data["username"], data["password"], data["code"])
+        if found is None:
             return Response(status=429)  # replaced by the lock-out answer (nasui.lockout)
         offer = services.pairing_accept(public_key=data["public_key"], comment=data["comment"])
         return Response(serializers.OfferSerializer(offer).data)

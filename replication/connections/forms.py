@@ -83,6 +83,13 @@ class PairForm(StyledForm):
         help_text="Sent once to that panel to authorize this box's key; kept nowhere.",
         widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
     )
+    code = forms.CharField(
+        max_length=32,
+        required=False,
+        label="Their two-factor code",
+        help_text="If that administrator signs in with a code: the 6 digits their app shows now.",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "inputmode": "numeric"}),
+    )
     ssh_port = forms.IntegerField(
         required=False,
         min_value=1,

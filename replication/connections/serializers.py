@@ -65,6 +65,10 @@ class PairSerializer(serializers.Serializer[dict[str, str]]):
     password = serializers.CharField(
         max_length=4096, trim_whitespace=False, write_only=True, help_text="Used once, not kept."
     )
+    code = serializers.CharField(
+        max_length=32, required=False, default="", allow_blank=True, write_only=True,
+        help_text="If that administrator signs in with a code: the 6 digits their app shows now.",
+    )  # fmt: skip
     ssh_port = serializers.IntegerField(
         min_value=1, max_value=65535, required=False, allow_null=True, default=None,
         help_text="Its SSH port as reached from here, if a router forwards another one "
@@ -77,6 +81,10 @@ class PairingRequestSerializer(serializers.Serializer[dict[str, str]]):
 
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=4096, trim_whitespace=False, write_only=True)
+    code = serializers.CharField(
+        max_length=32, required=False, default="", allow_blank=True, write_only=True,
+        help_text="For an administrator with two-factor sign-in: their code now.",
+    )  # fmt: skip
     public_key = serializers.CharField(max_length=2000, help_text="One OpenSSH public key line.")
     comment = serializers.CharField(
         max_length=100, required=False, default="", allow_blank=True,

@@ -176,7 +176,13 @@ def pairing_accept(*, public_key: str, comment: str) -> Offer:
 
 
 def connection_pair(
-    *, name: str, address: str, username: str, password: str, ssh_port: int | None = None
+    *,
+    name: str,
+    address: str,
+    username: str,
+    password: str,
+    code: str = "",
+    ssh_port: int | None = None,
 ) -> SshConnection:
     """A connection to another nasui, its key authorized there with an administrator's name
     and password (used once, kept nowhere), and its host keys pinned only if the other panel
@@ -189,7 +195,9 @@ def connection_pair(
     pair = keys.generate(f"nasui@{socket.gethostname()}")
     try:
         target = pairing.panel(address)
-        answer = pairing.pair(target, username, password, pair.public, pair.public.split()[-1])
+        answer = pairing.pair(
+            target, username, password, pair.public, pair.public.split()[-1], code=code
+        )
     except pairing.PairingError as exc:
         raise fail(exc.field, exc.message) from exc
     connection.host, connection.user = target.host, answer.user

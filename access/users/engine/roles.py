@@ -30,9 +30,16 @@ REFUSALS = {
     "services only: ask an administrator for this change.",
     READ_ONLY: "Your account is read-only: it may look at everything but change nothing.",
 }
-# A user's own account, whatever their role: their password, their sign-out and their tokens
-# (a token never carries more than its owner's role).
-OWN_ACCOUNT = ("/settings/password/", "/settings/tokens/", "/logout/", "/api/tokens/")
+# A user's own account, whatever their role: their password, their sign-out, their tokens (a
+# token never carries more than its owner's role) and their two-factor sign-in.
+OWN_ACCOUNT = (
+    "/settings/password/",
+    "/settings/tokens/",
+    "/settings/sessions/",
+    "/logout/",
+    "/api/tokens/",
+    "/access/two-factor/",
+)
 WRITES = {
     ADMIN: ("/",),
     SHARING: ("/sharing/", "/services/", "/api/sharing/", "/api/services/"),

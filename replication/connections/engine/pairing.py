@@ -35,7 +35,7 @@ ADDRESS_RULE = (
 TIMEOUT = 90
 REACH_TIMEOUT = 10
 WORDS = {
-    401: ("password", "Wrong user name or password on {host}."),
+    401: ("password", "{host} refused the sign-in: {detail}"),
     403: ("username", "{host} refused: {detail}"),
     404: ("address", "{host} has no pairing endpoint: is it a nasui of this version or later?"),
     429: ("password", "{host} locked this out after repeated failures: wait, then try again."),
@@ -87,9 +87,12 @@ def panel(address: str) -> Panel:
     return Panel(f"{parts.scheme}://{netloc}{f':{port}' if port else ''}", host)
 
 
-def pair(target: Panel, username: str, password: str, public_key: str, comment: str) -> Answer:
-    """Ask the other panel to authorize `public_key`; its answer, or PairingError in words."""
-    body = json.dumps({"username": username, "password": password,
+def pair(
+    target: Panel, username: str, password: str, public_key: str, comment: str, code: str = ""
+) -> Answer:
+    """Ask the other panel to authorize `public_key`; its answer, or PairingError in words.
+    `code`: its administrator's two-factor code, if they sign in with one."""
+    body = json.dumps({"username": username, "password": password, "code": code,
                        "public_key": public_key, "comment": comment}).encode()  # fmt: skip
     # The scheme is http or https: panel() refused any other (no file: or custom opener).
     request = urllib.request.Request(  # noqa: S310
@@ -130,9 +133,13 @@ def _unverified() -> ssl.SSLContext:
 
 def _refused(error: urllib.error.HTTPError, target: Panel) -> PairingError:
     try:
-        detail = str(json.load(error).get("detail", ""))
+        body = json.load(error)
+        detail = str(body.get("detail", ""))
     except (ValueError, AttributeError):
-        detail = ""
+        body, detail = {}, ""
+    asked = body.get("fields", {}).get("code") if isinstance(body.get("fields"), dict) else None
+    if asked:  # its administrator signs in with a code: give it
+        return PairingError("code", f"{target.host}: {' '.join(map(str, asked))}")
     field, words = WORDS.get(
         error.code, ("address", f"{{host}} answered {error.code}: {detail or error.reason}")
     )
