@@ -20,7 +20,7 @@ from django.utils.http import urlencode
 from access.twofactor.selectors import setup_due
 from access.users import controls
 from access.users.engine import roles
-from access.users.selectors import role_of
+from access.users.selectors import role_of, shared_dataset
 from nasui import selectors
 
 ADMINISTRATORS_ONLY = roles.NOT_A_PANEL_USER
@@ -85,7 +85,11 @@ class RolesMiddleware(LoginPageMiddleware):
         """403 for a signed-in user on a page their role may not use or change."""
         if not request.user.is_authenticated:
             return None
-        verdict = roles.may(role_of(request.user), request.method or "GET", request.path)
+        role, method = role_of(request.user), request.method or "GET"
+        shared = roles.about_a_dataset(role, method, request.path) and shared_dataset(
+            request.resolver_match.kwargs if request.resolver_match else {}, request.POST
+        )
+        verdict = roles.may(role, method, request.path, shared_dataset=shared)
         if verdict.allowed:
             return None
         template = "registration/not_administrator.html"

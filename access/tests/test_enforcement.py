@@ -74,3 +74,42 @@ def test_a_sharing_administrator_sees_sharing_buttons_but_not_storage_ones(clien
 
 def test_an_administrator_sees_every_button(admin_client, tank):
     assert "/storage/pools/create/" in admin_client.get("/storage/").content.decode()
+
+
+@pytest.fixture
+def shared(tank):
+    """tank/media shared over SMB, tank/private not shared."""
+    from sharing.models import SmbShare
+    from storage.datasets import services as datasets
+
+    datasets.dataset_create(parent="tank", name="media")
+    datasets.dataset_create(parent="tank", name="private")
+    SmbShare.objects.create(name="media", dataset="tank/media")
+
+
+def test_a_sharing_administrator_keeps_the_snapshots_of_shared_datasets_only(token_client, shared):
+    api = token_client(roles.SHARING)
+    made = api.post("/api/storage/snapshots/", {"dataset": "tank/media", "name": "before"},
+                    content_type=JSON)  # fmt: skip
+    assert made.status_code == 201, made.json()
+    refused = api.post("/api/storage/snapshots/", {"dataset": "tank/private", "name": "x"},
+                       content_type=JSON)  # fmt: skip
+    assert refused.status_code == 403
+    assert "snapshots of shared datasets" in refused.json()["detail"]
+    clone = api.post("/api/storage/snapshots/tank%2Fmedia@before/clone/",
+                     {"target": "tank/copy"}, content_type=JSON)  # fmt: skip
+    assert clone.status_code == 403
+    gone = api.delete("/api/storage/snapshots/tank%2Fmedia@before/")
+    assert gone.status_code == 204
+
+
+def test_a_sharing_administrators_snapshot_form_shows_for_a_shared_dataset_only(client_of, shared):
+    browser = client_of(roles.SHARING)
+    mine = browser.get("/storage/snapshots/create/?dataset=tank/media").content.decode()
+    assert mine.split("<main")[1].count('method="post"') == 1
+    theirs = browser.get("/storage/snapshots/create/?dataset=tank/private").content.decode()
+    assert 'method="post"' not in theirs.split("<main")[1]
+    posted = browser.post("/storage/snapshots/create/", {"dataset": "tank/private", "name": "x"})
+    assert posted.status_code == 403
+    done = browser.post("/storage/snapshots/create/", {"dataset": "tank/media", "name": "y"})
+    assert done.status_code == 302

@@ -52,6 +52,17 @@ def test_a_refusal_says_the_roles_rule():
     assert "sharing administrator" in roles.may(roles.SHARING, "POST", "/api/x/").reason
 
 
+def test_a_sharing_administrators_snapshots_depend_on_the_dataset():
+    path = "/api/storage/snapshots/"
+    assert roles.about_a_dataset(roles.SHARING, "POST", path)
+    assert not roles.may(roles.SHARING, "POST", path).allowed
+    assert roles.may(roles.SHARING, "POST", path, shared_dataset=True).allowed
+    clone = "/api/storage/snapshots/tank%2Fm@a/clone/"
+    assert not roles.may(roles.SHARING, "POST", clone, shared_dataset=True).allowed
+    assert not roles.may(roles.READ_ONLY, "POST", path, shared_dataset=True).allowed
+    assert not roles.about_a_dataset(roles.SHARING, "GET", path)
+
+
 def test_a_read_only_token_narrows_any_role():
     assert roles.narrower(roles.ADMIN, read_only=True) == roles.READ_ONLY
     assert roles.narrower(roles.SHARING, read_only=False) == roles.SHARING

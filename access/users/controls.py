@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import html
 import re
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import parse_qs, urljoin, urlsplit
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 
+from access.users import selectors
 from access.users.engine import roles
 
 FORM = re.compile(r"<form\b([^>]*)>.*?</form\s*>", re.S | re.I)
@@ -23,6 +24,9 @@ HTMX = re.compile(
     r"<(button|a)\b([^>]*\bhx-(?:post|put|patch|delete)=[^>]*)>.*?</\1\s*>", re.S | re.I
 )
 BUTTON_LINK = re.compile(r"<a\b([^>]*\bclass=\"[^\"]*\bbtn\b[^>]*)>.*?</a\s*>", re.S | re.I)
+DATASET_INPUT = re.compile(r"<input\b[^>]*\bname=\"dataset\"[^>]*>", re.I)
+DATASET_SELECT = re.compile(r"<select\b[^>]*\bname=\"dataset\"[^>]*>(.*?)</select\s*>", re.S | re.I)
+SELECTED = re.compile(r"<option\b[^>]*\bselected\b[^>]*>", re.I)
 ATTRIBUTE = re.compile(r"([\w:-]+)\s*=\s*\"([^\"]*)\"")
 # The last word of the URL names of pages that are a form for a change, not a view of a thing.
 CHANGE_PAGES = re.compile(
@@ -46,25 +50,52 @@ def strip_refused(request: HttpRequest, response: HttpResponse, role: str) -> No
 def strip(page: str, here: str, role: str) -> str:
     """`page` without the controls `role` may not use; `here` is the page's own path."""
 
-    def refused(target: str) -> bool:
-        return not roles.may(role, "POST", target).allowed
+    def refused(url: str, inside: str = "") -> bool:
+        path = target_path(here, url)
+        if roles.may(role, "POST", path).allowed:
+            return False
+        if not roles.about_a_dataset(role, "POST", path):
+            return True
+        dataset = dataset_named(path, url, inside)
+        return not (dataset and selectors.is_shared(dataset))
 
     def form(match: re.Match[str]) -> str:
         attrs = attributes(match.group(1))
         if attrs.get("method", "get").lower() != "post":
             return match.group(0)
-        return "" if refused(target_path(here, attrs.get("action", ""))) else match.group(0)
+        return "" if refused(attrs.get("action", "") or here, match.group(0)) else match.group(0)
 
     def htmx(match: re.Match[str]) -> str:
         attrs = attributes(match.group(2))
         urls = [v for k, v in attrs.items() if k in ("hx-post", "hx-put", "hx-patch", "hx-delete")]
-        return "" if any(refused(target_path(here, url)) for url in urls) else match.group(0)
+        return "" if any(refused(url) for url in urls) else match.group(0)
 
     def link(match: re.Match[str]) -> str:
-        path = target_path(here, attributes(match.group(1)).get("href", ""))
-        return "" if is_change_page(path) and refused(path) else match.group(0)
+        url = attributes(match.group(1)).get("href", "")
+        path = target_path(here, url)
+        return "" if is_change_page(path) and refused(url) else match.group(0)
 
     return BUTTON_LINK.sub(link, HTMX.sub(htmx, FORM.sub(form, page)))
+
+
+def dataset_named(path: str, url: str, form: str) -> str:
+    """The dataset a control is about: its URL's snapshot name, its `dataset` query parameter,
+    or its form's `dataset` field."""
+    try:
+        name = str(resolve(path).kwargs.get("name") or "")
+    except Resolver404:
+        name = ""
+    if name:
+        return name.partition("@")[0]
+    query = parse_qs(urlsplit(url).query).get("dataset")
+    if query:
+        return query[0]
+    field = DATASET_INPUT.search(form)
+    if field:
+        return attributes(field.group(0)).get("value", "")
+    select = DATASET_SELECT.search(form)
+    chosen = SELECTED.search(select.group(1)) if select else None
+    return attributes(chosen.group(0)).get("value", "") if chosen else ""
 
 
 def attributes(tag: str) -> dict[str, str]:

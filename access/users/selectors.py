@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -19,6 +20,24 @@ def role_of(user: Any) -> str | None:
         return str(user.panel_role.role)
     except PanelRole.DoesNotExist:
         return roles.ADMIN if user.is_staff else None
+
+
+def is_shared(dataset: str) -> bool:
+    """Whether an SMB or NFS share serves this dataset."""
+    from sharing.models import NfsShare, SmbShare
+
+    return SmbShare.objects.filter(dataset=dataset).exists() or (
+        NfsShare.objects.filter(dataset=dataset).exists()
+    )
+
+
+def shared_dataset(url_kwargs: Mapping[str, Any], body: Any) -> bool:
+    """Whether a request is about a shared dataset: the one its URL names (a snapshot's
+    `name`, dataset@snap) or, failing that, the `dataset` of its body."""
+    name = str(url_kwargs.get("name") or "").partition("@")[0]
+    if not name and hasattr(body, "get"):
+        name = str(body.get("dataset") or "")
+    return bool(name) and is_shared(name)
 
 
 def panel_users() -> QuerySet[User]:

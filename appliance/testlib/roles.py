@@ -1,9 +1,13 @@
 """Panel users with roles on the booted appliance: a read-only user made through the API
-before a boot keeps her role after it (and after the update): her token reads, every change
-is refused. The checks ride on the boots the lane makes anyway; her token is made once (a
-login hashes the password, which takes long under the emulator)."""
+before a boot, who set up two-factor sign-in (codes from Debian's oathtool), keeps her role
+and her code after it (and after the update and a restore): her token reads, every change is
+refused, the users list says she signs in with a code. The checks ride on the boots the lane
+makes anyway; she signs in twice only (a login hashes the password, slow under the emulator)."""
 
 from __future__ import annotations
+
+import re
+import subprocess
 
 from appliance.testlib.panel import Client
 
@@ -21,7 +25,26 @@ def make_reader(client: Client) -> str:
         "POST", "/api/tokens/", {"username": NAME, "password": PASSWORD, "name": "lane"}
     )
     assert status == 201, answer
+    set_up_two_factor(client.base)
     return str(answer["token"])
+
+
+def set_up_two_factor(base: str) -> None:
+    """She signs in to the pages and turns two-factor sign-in on with her app's first code."""
+    browser = Client(base)
+    status, _ = browser.request("GET", "/login/")
+    assert status == 200
+    status, page = browser.form("/login/", {"username": NAME, "password": PASSWORD})
+    assert status == 200, page[-500:]
+    status, page = browser.form("/access/two-factor/start/", {})
+    assert status == 200, page[-500:]
+    found = re.search(r'data-testid="secret">(\w+)<', page)
+    assert found, page[-1500:]
+    code = subprocess.run(["oathtool", "--totp", "-b", found.group(1)], capture_output=True,
+                          text=True, check=True).stdout.strip()  # fmt: skip
+    status, page = browser.form("/access/two-factor/confirm/", {"code": code})
+    assert status == 200, page[-500:]
+    assert page.count('data-testid="recovery-codes"') == 1, page[-1500:]
 
 
 def check_reader(client: Client, token: str) -> None:
@@ -32,7 +55,8 @@ def check_reader(client: Client, token: str) -> None:
     assert status == 200, pool
     status, users = reader.api("GET", "/api/access/users/")
     assert status == 200, users
-    assert {"username": NAME, "role": "readonly"}.items() <= _row(users, NAME).items(), users
+    want = {"username": NAME, "role": "readonly", "two_factor": True}
+    assert want.items() <= _row(users, NAME).items(), users
     status, refused = reader.api(
         "POST", "/api/storage/snapshots/", {"dataset": "tank", "name": "by-gran"}
     )

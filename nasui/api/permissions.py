@@ -10,7 +10,7 @@ from rest_framework.request import Request
 
 from access.twofactor.selectors import setup_due
 from access.users.engine import roles
-from access.users.selectors import role_of
+from access.users.selectors import role_of, shared_dataset
 from nasui import selectors
 from nasui.access import CHOOSE_YOURS_FIRST, SET_UP_TWO_FACTOR_FIRST
 from nasui.models import ApiToken
@@ -25,7 +25,11 @@ class RoleAllows(BasePermission):
         role = role_of(request.user)
         if role is not None and isinstance(request.auth, ApiToken):
             role = roles.narrower(role, request.auth.read_only)
-        verdict = roles.may(role, request.method or "GET", request.path)
+        method = request.method or "GET"
+        shared = roles.about_a_dataset(role, method, request.path) and shared_dataset(
+            getattr(view, "kwargs", {}) or {}, request.data
+        )
+        verdict = roles.may(role, method, request.path, shared_dataset=shared)
         if not verdict.allowed:
             self.message = verdict.reason
             return False

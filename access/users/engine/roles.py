@@ -20,14 +20,14 @@ LABELS = {
 }
 DESCRIPTIONS = {
     ADMIN: "Everything: pools, disks, the system, users.",
-    SHARING: "Shares, their users and groups, and the sharing services; no pools, disks or "
-    "system settings.",
+    SHARING: "Shares, their users and groups, the sharing services, and the snapshots of shared "
+    "datasets; no pools, disks or system settings.",
     READ_ONLY: "Sees every page; changes nothing.",
 }
 NOT_A_PANEL_USER = "Only the panel users of this NAS may use its panel and its API."
 REFUSALS = {
-    SHARING: "A sharing administrator may change shares, their users and groups and the sharing "
-    "services only: ask an administrator for this change.",
+    SHARING: "A sharing administrator may change shares, their users and groups, the sharing "
+    "services and the snapshots of shared datasets only: ask an administrator for this change.",
     READ_ONLY: "Your account is read-only: it may look at everything but change nothing.",
 }
 # A user's own account, whatever their role: their password, their sign-out, their tokens (a
@@ -47,6 +47,12 @@ WRITES = {
 }
 
 
+# A sharing administrator also takes, destroys and rolls back the snapshots of a dataset that
+# is shared (SMB or NFS): these places are theirs for such a dataset only. The caller says
+# which dataset a request is about and whether it is shared (a clone makes a new dataset: no).
+SHARED_SNAPSHOTS = ("/api/storage/snapshots/", "/storage/snapshots/")
+
+
 @dataclass(frozen=True)
 class Verdict:
     """Whether a request may go on, and the sentence that says why not."""
@@ -55,15 +61,28 @@ class Verdict:
     reason: str = ""
 
 
-def may(role: str | None, method: str, path: str) -> Verdict:
-    """May a user with `role` (None: no panel user) send `method` to `path`?"""
+def may(role: str | None, method: str, path: str, *, shared_dataset: bool = False) -> Verdict:
+    """May a user with `role` (None: no panel user) send `method` to `path`? `shared_dataset`:
+    the request is about a dataset that is shared (see `about_a_dataset`)."""
     if role not in WRITES:
         return Verdict(False, NOT_A_PANEL_USER)
     if method.upper() in SAFE_METHODS or path.startswith(OWN_ACCOUNT):
         return Verdict(True)
     if path.startswith(WRITES[role]):
         return Verdict(True)
+    if shared_dataset and about_a_dataset(role, method, path):
+        return Verdict(True)
     return Verdict(False, refusal(role))
+
+
+def about_a_dataset(role: str | None, method: str, path: str) -> bool:
+    """Whether the verdict on this write depends on which dataset it is about."""
+    return (
+        role == SHARING
+        and method.upper() not in SAFE_METHODS
+        and path.startswith(SHARED_SNAPSHOTS)
+        and not path.rstrip("/").endswith("/clone")
+    )
 
 
 def refusal(role: str) -> str:
