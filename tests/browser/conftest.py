@@ -9,6 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.conf import settings
+
+from storage.engine import get_engine
+from storage.zfs.base import PoolLayout
 
 CHROMIUM = os.environ.get("NASUI_CHROMIUM", "/usr/bin/chromium")
 # As root, in a sandbox with no network: no sandbox, no background traffic.
@@ -80,3 +84,16 @@ def logged_in(page, django_user_model):
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url(page.base + "/")
     return page
+
+
+@pytest.fixture
+def sandbox_tank():
+    """A one-disk sandbox pool `tank`, shared with the live server."""
+    assert settings.NASUI_ZFS_ENGINE == "sandbox"
+    shutil.rmtree(settings.NASUI_SANDBOX_DIR, ignore_errors=True)
+    get_engine.cache_clear()
+    engine = get_engine()
+    engine.create_pool("tank", PoolLayout("stripe", ((engine.list_disks()[0].path,),)))
+    yield engine
+    shutil.rmtree(settings.NASUI_SANDBOX_DIR, ignore_errors=True)
+    get_engine.cache_clear()

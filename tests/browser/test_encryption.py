@@ -3,32 +3,15 @@ locked and unlocked from its encryption page."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
-from django.conf import settings
 
 from storage.engine import get_engine
-from storage.zfs.base import PoolLayout
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSPHRASE = "Correct horse battery staple, 42 times!"
 
 
-@pytest.fixture
-def tank():
-    """A one-disk sandbox pool `tank`, shared with the live server."""
-    assert settings.NASUI_ZFS_ENGINE == "sandbox"
-    shutil.rmtree(settings.NASUI_SANDBOX_DIR, ignore_errors=True)
-    get_engine.cache_clear()
-    engine = get_engine()
-    engine.create_pool("tank", PoolLayout("stripe", ((engine.list_disks()[0].path,),)))
-    yield engine
-    shutil.rmtree(settings.NASUI_SANDBOX_DIR, ignore_errors=True)
-    get_engine.cache_clear()
-
-
-def test_create_an_encrypted_dataset_then_lock_and_unlock_it(logged_in, tank):
+def test_create_an_encrypted_dataset_then_lock_and_unlock_it(logged_in, sandbox_tank):
     page = logged_in
     page.goto(page.base + "/storage/datasets/create/?parent=tank")
     page.get_by_label("Name", exact=True).fill("vault")

@@ -4,29 +4,11 @@ the share buttons and none for storage; a change that slips through is refused w
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
-from django.conf import settings
 
-from storage.engine import get_engine
-from storage.zfs.base import PoolLayout
 from tests.browser.conftest import BROWSER_PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def tank():
-    """A one-disk sandbox pool `tank`, shared with the live server."""
-    assert settings.NASUI_ZFS_ENGINE == "sandbox"
-    shutil.rmtree(settings.NASUI_SANDBOX_DIR, ignore_errors=True)
-    get_engine.cache_clear()
-    engine = get_engine()
-    engine.create_pool("tank", PoolLayout("stripe", ((engine.list_disks()[0].path,),)))
-    yield engine
-    shutil.rmtree(settings.NASUI_SANDBOX_DIR, ignore_errors=True)
-    get_engine.cache_clear()
 
 
 def add_user(page, name: str, role: str) -> None:
@@ -49,7 +31,7 @@ def sign_in_as(page, name: str) -> None:
     page.wait_for_url(page.base + "/")
 
 
-def test_each_role_sees_only_the_buttons_it_may_use(logged_in, tank):
+def test_each_role_sees_only_the_buttons_it_may_use(logged_in, sandbox_tank):
     page = logged_in
     page.goto(page.base + "/storage/")
     assert page.get_by_role("link", name="Create pool").count() > 0
