@@ -9,7 +9,9 @@ two boxes, over real HTTP and real SSH.
 
 from __future__ import annotations
 
+import shutil
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -180,6 +182,35 @@ def test_a_wrong_password_there_is_said_on_its_field(other_side, admin_user, liv
     assert answer.status_code == 400
     assert "Wrong user name or password" in answer.json()["fields"]["password"][0]
     assert not SshConnection.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(shutil.which("oathtool") is None, reason="oathtool (make dev-deps)")
+def test_an_administrator_there_with_two_factor_gives_their_code(
+    other_side: Sshd, admin_user, live_server
+) -> None:
+    """The other panel's administrator signs in with a code: asked for on its field, then
+    taken (codes from Debian's oathtool)."""
+    from access.twofactor import services as twofactor
+
+    secret = twofactor.setup_start(user=admin_user).secret
+    twofactor.setup_confirm(user=admin_user, code=oathtool(secret, "now - 30 seconds"))
+    body = {"name": "far", "address": live_server.url, "username": "admin",
+            "password": "password"}  # fmt: skip
+    client = Client()
+    client.force_login(admin_user)
+    asked = client.post(PAIR, body, content_type=JSON)
+    assert asked.status_code == 400
+    assert "code" in asked.json()["fields"]["code"][0]
+    paired = client.post(PAIR, {**body, "code": oathtool(secret)}, content_type=JSON)
+    assert paired.status_code == 201, paired.content
+    assert SshConnection.objects.filter(name="far").exists()
+
+
+def oathtool(secret: str, at: str = "now") -> str:
+    """The code an authenticator app shows at `at`."""
+    argv = ["oathtool", "--totp", "-b", secret, "-N", at]
+    return subprocess.run(argv, capture_output=True, text=True, check=True).stdout.strip()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -42,6 +42,8 @@ def test_pair_with_another_nasui_by_keyboard(logged_in, other_side: Sshd, live_s
     page.keyboard.type("admin")
     page.keyboard.press("Tab")
     page.keyboard.type("not the password")
+    page.keyboard.press("Tab")  # their two-factor code: none for this administrator
+    assert page.evaluate("document.activeElement.name") == "code"
     page.keyboard.press("Tab")
     page.keyboard.type(str(other_side.port))
     page.keyboard.press("Enter")

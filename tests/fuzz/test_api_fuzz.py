@@ -60,8 +60,10 @@ def schemathesis(
     phases: str,
     reports: Path,
     env: dict[str, str] | None = None,
+    only: tuple[str, ...] = (),
 ) -> subprocess.CompletedProcess[str]:
-    """Run schemathesis on the live server's schema with `token`; keep its output in `reports`."""
+    """Run schemathesis on the live server's schema with `token` (`only` these methods, if
+    given); keep its output in `reports`."""
     program = Path(sys.executable).with_name("schemathesis")
     reports.mkdir(parents=True, exist_ok=True)
     (reports / "schemathesis.toml").write_text(config)
@@ -94,6 +96,7 @@ def schemathesis(
         "--report-dir",
         str(reports),
         "--no-color",
+        *(arg for method in only for arg in ("--include-method", method)),
     ]
     # Run from the reports folder: schemathesis keeps its cache in the working directory.
     result = subprocess.run(
