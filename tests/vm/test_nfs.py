@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 from vmhelpers import ask_host as ask_helper
-from vmhelpers import assert_all_ok
+from vmhelpers import assert_all_ok, wait_for
 
 from sharing.nfs.engine.desired import NfsExportSpec, NfsState
 from sharing.nfs.engine.errors import ExportsRejected
@@ -85,6 +85,9 @@ def lab(
     if not (PROC_NFSD / "threads").exists():
         sh("mount", "-t", "nfsd", "nfsd", str(PROC_NFSD))
     children = [daemon("rpcbind", "-f", "-w")]
+    # nfsd and mountd register with rpcbind as they start: on a loaded host they have found it
+    # not yet listening (rpc.nfsd: "writing fd to kernel failed: errno 111").
+    assert wait_for(rpcbind_answers, timeout=60), "rpcbind did not answer within 60 s"
     children.append(daemon("rpc.mountd", "-F", "-p", str(MOUNTD_PORT)))
     start_nfsd()
     yield Lab(nfs, f"{POOL}/media")
@@ -93,6 +96,12 @@ def lab(
     for child in children:
         child.terminate()
         child.wait(timeout=30)
+
+
+def rpcbind_answers() -> bool:
+    """Whether rpcbind lists its programs (it is up and listening)."""
+    done = subprocess.run(["rpcinfo", "-p", "127.0.0.1"], capture_output=True, check=False)
+    return done.returncode == 0
 
 
 def start_nfsd() -> None:
