@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import psutil
 from celery import shared_task
 from django.utils import timezone
 
@@ -54,6 +55,14 @@ def on_jobs_reaped(callback: Callable[[list[str]], object]) -> None:
         _after_reaping.append(callback)
 
 
+def _before_this_boot(job: Job) -> bool:
+    """Whether the job started before the machine last booted: its process is gone whatever
+    runs under its pid now (a box boots the same way each time, so pids come round again; a
+    restored database brings back the jobs running when it was saved)."""
+    started = job.started_at or job.created_at
+    return started is not None and started.timestamp() < float(psutil.boot_time())
+
+
 def reap_orphaned_jobs() -> int:
     """Fail the running jobs of this host whose process is gone, let their apps clean up after
     them; return how many."""
@@ -61,7 +70,7 @@ def reap_orphaned_jobs() -> int:
     kinds = []
     for job in Job.objects.filter(status=Job.Status.RUNNING, worker__startswith=f"{host}:"):
         pid = job.worker.rsplit(":", 1)[1]
-        if pid.isdigit() and not _process_alive(int(pid)):
+        if pid.isdigit() and (_before_this_boot(job) or not _process_alive(int(pid))):
             Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(
                 status=Job.Status.FAILED, error=WORKER_LOST, finished_at=timezone.now()
             )

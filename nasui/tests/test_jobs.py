@@ -151,6 +151,26 @@ def test_a_running_job_whose_process_is_gone_is_failed():
     assert Job.objects.get(pk=other_host.pk).status == "running"
 
 
+@pytest.mark.django_db
+def test_a_job_from_before_this_boot_is_failed_even_if_its_pid_is_taken_again():
+    """A box boots the same way each time: a job's pid may belong to another process after a
+    restart (or a restored database may hold jobs that were running when it was saved)."""
+    from datetime import UTC, datetime, timedelta
+
+    import psutil
+
+    from nasui.jobs import WORKER_LOST, reap_orphaned_jobs, this_process
+
+    before_boot = datetime.fromtimestamp(psutil.boot_time(), tz=UTC) - timedelta(minutes=5)
+    old = Job.objects.create(kind="t", title="t", status="running", worker=this_process())
+    Job.objects.filter(pk=old.pk).update(started_at=before_boot, created_at=before_boot)
+    now = Job.objects.create(kind="t", title="t", status="running", worker=this_process())
+    assert reap_orphaned_jobs() == 1
+    old.refresh_from_db()
+    assert (old.status, old.error) == ("failed", WORKER_LOST)
+    assert Job.objects.get(pk=now.pk).status == "running"
+
+
 def _ended_pid() -> int:
     """The pid of a process that has exited and been reaped."""
     proc = subprocess.Popen(["true"])

@@ -14,7 +14,7 @@ from django.utils import timezone
 from nasui.models import Job
 from nasui.services import job_start
 from nasui.validation import fail
-from replication.models import ReplicationTask
+from replication.models import ReplicationRun, ReplicationTask
 from replication.replications import selectors
 from replication.replications.runtime import release_local_holds
 from replication.replications.validation import check_task
@@ -77,6 +77,22 @@ def replication_task_consent(*, task: ReplicationTask, choice: str) -> Replicati
     task.consent = choice
     task.save(update_fields=["consent"])
     return task
+
+
+INTERRUPTED = "Interrupted: the box stopped or restarted during the run; the next run resumes."
+
+
+def interrupted_runs_closed(kinds: list[str]) -> int:
+    """Close the runs still "running" whose job has finished (its worker died): failed, so
+    the task runs again. `kinds`: the reaped jobs' kinds (nothing to do without a replication)."""
+    if not any(kind.startswith("replication.") for kind in kinds):
+        return 0
+    stale = ReplicationRun.objects.filter(
+        result=ReplicationRun.Result.RUNNING, job__status__in=Job.FINISHED
+    )
+    return stale.update(
+        result=ReplicationRun.Result.FAILED, message=INTERRUPTED, finished_at=timezone.now()
+    )
 
 
 def due_tasks(now: Any = None) -> list[Job]:

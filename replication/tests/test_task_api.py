@@ -212,3 +212,21 @@ def test_the_schema_says_a_state_choice_may_be_blank():
         kinds = [option["$ref"].rsplit("/", 1)[-1] for option in task[field]["oneOf"]]
         assert kinds == ["ReplicationChoiceEnum", "BlankEnum"]
         assert task[field]["readOnly"] is True
+
+
+def test_a_run_whose_worker_died_is_closed_and_the_task_runs_again(api, task):
+    """A power cut or a restart mid-run: the reaper fails the job, the run is closed with it."""
+    from replication.replications.services import INTERRUPTED, interrupted_runs_closed
+
+    dead = Job.objects.create(kind="replication.run", title="r", status="failed",
+                              arguments={"task_id": task.pk})  # fmt: skip
+    stuck = ReplicationRun.objects.create(task=task, job=dead)
+    live_job = Job.objects.create(kind="replication.run", title="r", status="running")
+    live = ReplicationRun.objects.create(task=task, job=live_job)
+    assert interrupted_runs_closed(["self_test"]) == 0
+    assert interrupted_runs_closed(["replication.run"]) == 1
+    stuck.refresh_from_db()
+    assert (stuck.result, stuck.message) == ("failed", INTERRUPTED)
+    assert ReplicationRun.objects.get(pk=live.pk).result == "running"
+    live.delete()
+    assert api.post(f"{BASE}{task.pk}/run/").status_code == 202
