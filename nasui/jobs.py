@@ -18,6 +18,7 @@ from nasui.models import Job
 
 log = logging.getLogger(__name__)
 WORKER_LOST = "The worker running this job stopped before it finished (killed or restarted)."
+QUEUE_LOST = "Queued before the box restarted, and not started: start it again if still wanted."
 CANCELLED = "Cancelled at the user's request."
 # How often progress() asks the database whether the user cancelled: often enough to stop
 # within a second, rarely enough that a chatty job does not hammer SQLite.
@@ -64,8 +65,8 @@ def _before_this_boot(job: Job) -> bool:
 
 
 def reap_orphaned_jobs() -> int:
-    """Fail the running jobs of this host whose process is gone, let their apps clean up after
-    them; return how many."""
+    """Fail the running jobs of this host whose process is gone and the jobs queued before
+    this boot, let their apps clean up after them; return how many."""
     host = socket.gethostname()
     kinds = []
     for job in Job.objects.filter(status=Job.Status.RUNNING, worker__startswith=f"{host}:"):
@@ -73,6 +74,15 @@ def reap_orphaned_jobs() -> int:
         if pid.isdigit() and (_before_this_boot(job) or not _process_alive(int(pid))):
             Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(
                 status=Job.Status.FAILED, error=WORKER_LOST, finished_at=timezone.now()
+            )
+            kinds.append(job.kind)
+    # Queued before this boot: the queue it waited in may be gone (a new root after an
+    # update, a restored database); failed, so that what waits for it (a replication task)
+    # goes on. Should its message still come, the job is not started (job_task).
+    for job in Job.objects.filter(status=Job.Status.PENDING):
+        if _before_this_boot(job):
+            Job.objects.filter(pk=job.pk, status=Job.Status.PENDING).update(
+                status=Job.Status.FAILED, error=QUEUE_LOST, finished_at=timezone.now()
             )
             kinds.append(job.kind)
     if kinds:
@@ -107,6 +117,10 @@ class JobReporter:
             if self.cancel_requested():
                 raise JobCancelled(CANCELLED)
 
+    def finished(self) -> bool:
+        """Whether the job is over already (so its task must not run)."""
+        return Job.objects.filter(pk=self.job_id, status__in=Job.FINISHED).exists()
+
     def cancel_requested(self) -> bool:
         """Whether the user asked this job to stop."""
         return Job.objects.filter(pk=self.job_id, cancel_requested=True).exists()
@@ -138,6 +152,8 @@ def job_task(name: str) -> Callable[[Callable[..., Any]], Any]:
         @functools.wraps(body)
         def run(job_id: int, **kwargs: Any) -> None:
             reporter = JobReporter(job_id)
+            if reporter.finished():  # failed by the reaper while queued: never start
+                return
             if reporter.cancel_requested():  # cancelled while still queued: never start
                 reporter.cancelled()
                 return

@@ -171,6 +171,28 @@ def test_a_job_from_before_this_boot_is_failed_even_if_its_pid_is_taken_again():
     assert Job.objects.get(pk=now.pk).status == "running"
 
 
+@pytest.mark.django_db
+def test_a_job_queued_before_this_boot_is_failed_and_never_started_after():
+    from datetime import UTC, datetime, timedelta
+
+    import psutil
+
+    from nasui import tasks
+    from nasui.jobs import QUEUE_LOST, reap_orphaned_jobs
+
+    before_boot = datetime.fromtimestamp(psutil.boot_time(), tz=UTC) - timedelta(minutes=5)
+    old = Job.objects.create(kind="self_test", title="old")
+    Job.objects.filter(pk=old.pk).update(created_at=before_boot)
+    queued_now = Job.objects.create(kind="self_test", title="new")
+    assert reap_orphaned_jobs() == 1
+    old.refresh_from_db()
+    assert (old.status, old.error) == ("failed", QUEUE_LOST)
+    assert Job.objects.get(pk=queued_now.pk).status == "pending"
+    tasks.self_test.run(old.pk, steps=1)  # its message comes after all: it is not started
+    old.refresh_from_db()
+    assert (old.status, old.started_at) == ("failed", None)
+
+
 def _ended_pid() -> int:
     """The pid of a process that has exited and been reaped."""
     proc = subprocess.Popen(["true"])
