@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from access.audit.models import AuditEntry, AuditSettings
@@ -55,8 +56,6 @@ def prune(now: Any = None) -> int:
 
 def keep_days_set(*, keep_days: int) -> AuditSettings:
     """How long rows are kept (1 to 3650 days)."""
-    from django.core.exceptions import ValidationError
-
     if not 1 <= keep_days <= 3650:
         raise ValidationError({"keep_days": "Keep the log from 1 to 3650 days."})
     row = AuditSettings.load()

@@ -10,6 +10,7 @@ from django.db.models import Q, QuerySet
 
 from access.users.engine import roles
 from access.users.models import PanelRole
+from sharing.models import NfsShare, SmbShare
 
 
 def role_of(user: Any) -> str | None:
@@ -24,8 +25,6 @@ def role_of(user: Any) -> str | None:
 
 def is_shared(dataset: str) -> bool:
     """Whether an SMB or NFS share serves this dataset."""
-    from sharing.models import NfsShare, SmbShare
-
     return SmbShare.objects.filter(dataset=dataset).exists() or (
         NfsShare.objects.filter(dataset=dataset).exists()
     )
