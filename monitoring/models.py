@@ -171,3 +171,84 @@ class SentMail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sent_at:%Y-%m-%d %H:%M} {self.subject}"
+
+
+# -- notification channels ----------------------------------------------------------------------
+
+
+class Channel(models.Model):
+    """Somewhere besides e-mail that alert events go: a phone app, a chat, a webhook.
+
+    `options` holds what may be shown (a server's address, a chat id, a body template);
+    `secrets` what may only be written (tokens, webhook URLs carrying a key, header values).
+    """
+
+    class Kind(models.TextChoices):
+        WEBHOOK = "webhook", "Generic webhook"
+        NTFY = "ntfy", "ntfy"
+        GOTIFY = "gotify", "Gotify"
+        SLACK = "slack", "Slack or Mattermost"
+        TELEGRAM = "telegram", "Telegram"
+        DISCORD = "discord", "Discord"
+
+    name = models.CharField(max_length=100, unique=True)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    enabled = models.BooleanField(default=True)
+    levels = models.JSONField(default=list)  # the alert levels it gets: ["danger", "warning"]
+    options = models.JSONField(default=dict, blank=True)
+    secrets = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_sent_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    last_error_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.name}"
+
+
+class Notice(models.Model):
+    """One alert event (raised or cleared) on its way to one channel, or a digest of several."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", "Waiting to be sent"
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Not delivered"
+
+    channel = models.ForeignKey(Channel, on_delete=models.CASCADE, related_name="notices")
+    alert = models.ForeignKey(AlertRecord, on_delete=models.CASCADE, related_name="notices")
+    cleared = models.BooleanField(default=False)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_try_at = models.DateTimeField()
+    created_at = models.DateTimeField()
+    sent_at = models.DateTimeField(null=True, blank=True)
+    # True when it went out inside a digest (over the hourly limit), not a message of its own
+    in_digest = models.BooleanField(default=False)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["state", "next_try_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.channel.name}: {'cleared' if self.cleared else 'raised'} {self.alert_id}"
+
+
+class ExporterSettings(SettingsRow):
+    """The /metrics endpoint: off until turned on; scraped with a token of its own (hashed)."""
+
+    enabled = models.BooleanField(default=False)
+    token_hash = models.CharField(max_length=64, blank=True)
+    token_prefix = models.CharField(max_length=16, blank=True)
+    token_created_at = models.DateTimeField(null=True, blank=True)
+    last_scraped_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "exporter settings"
+
+    def __str__(self) -> str:
+        return f"/metrics {'on' if self.enabled else 'off'}"

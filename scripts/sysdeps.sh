@@ -41,3 +41,9 @@ if printf '%s\n' "${missing[@]}" | grep -qx openssh-server && command -v systemc
   echo "Disabling the system ssh service installed for the tests: they run their own sshd."
   systemctl disable --now ssh >/dev/null 2>&1 || true
 fi
+# The metrics test starts its own Prometheus on a loopback port: Debian's would scrape and keep data.
+if printf '%s\n' "${missing[@]}" | grep -qx prometheus && command -v systemctl >/dev/null \
+  && systemctl is-enabled --quiet prometheus 2>/dev/null; then
+  echo "Disabling the system prometheus service installed for the tests: they run their own."
+  systemctl disable --now prometheus >/dev/null 2>&1 || true
+fi
