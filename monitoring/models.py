@@ -198,6 +198,9 @@ class Channel(models.Model):
     options = models.JSONField(default=dict, blank=True)
     secrets = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # events from this time on are sent (set when made or turned back on): an alert raised
+    # while the channel was off is not announced late
+    enabled_at = models.DateTimeField()
     last_sent_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
     last_error_at = models.DateTimeField(null=True, blank=True)
@@ -210,7 +213,7 @@ class Channel(models.Model):
 
 
 class Notice(models.Model):
-    """One alert event (raised or cleared) on its way to one channel, or a digest of several."""
+    """One alert event (raised or cleared) on its way to one channel; several may go in a digest."""
 
     class State(models.TextChoices):
         PENDING = "pending", "Waiting to be sent"
@@ -220,6 +223,8 @@ class Notice(models.Model):
     channel = models.ForeignKey(Channel, on_delete=models.CASCADE, related_name="notices")
     alert = models.ForeignKey(AlertRecord, on_delete=models.CASCADE, related_name="notices")
     cleared = models.BooleanField(default=False)
+    # the alert's level when queued: a rise from warning to danger is announced again
+    level = models.CharField(max_length=10, choices=Level.choices)
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
     attempts = models.PositiveSmallIntegerField(default=0)
     next_try_at = models.DateTimeField()
