@@ -1,0 +1,1 @@
+"""Channel writes: their settings (channels), and the alert events sent through them (delivery)."""
