@@ -53,3 +53,32 @@ def test_a_test_mail_from_the_settings_page_arrives(logged_in, smtp_server: Inbo
     page.get_by_role("button", name="Send test mail").click()
     page.get_by_text("Test mail sent to owner@example.com").wait_for()
     assert [m.recipients for m in smtp_server.mails] == [["owner@example.com"]]
+
+
+def test_an_ntfy_channel_is_added_by_keyboard_and_its_test_message_arrives(logged_in) -> None:
+    from pytest_httpserver import HTTPServer
+
+    server = HTTPServer(host="127.0.0.1", port=0)
+    server.expect_request("/", method="POST").respond_with_json({"id": "1"})
+    server.start()
+    try:
+        page = logged_in
+        page.goto(page.base + "/alerts/")
+        page.get_by_test_id("channels-link").click()
+        page.get_by_test_id("no-channels").wait_for()
+        page.get_by_test_id("add-channel").click()
+        page.get_by_label("Name").fill("phone")
+        page.get_by_label("Kind").select_option("ntfy")
+        assert not page.get_by_label("Webhook URL").is_visible()  # another kind's field
+        page.get_by_label("Server").fill(server.url_for("").rstrip("/"))
+        page.get_by_label("Topic").fill("nas-alerts-7f3a")
+        page.get_by_label("Topic").press("Enter")
+        page.get_by_text("Channel phone added").wait_for()
+        assert "nas-alerts-7f3a" not in page.content()  # the topic is a secret
+        page.get_by_role("button", name="Send test message").click()
+        page.get_by_text("Test message delivered to phone").wait_for()
+        received = server.log[0][0].get_json()
+        assert received["topic"] == "nas-alerts-7f3a"
+        assert received["message"] == "If you read this, alerts will reach you here."
+    finally:
+        server.stop()

@@ -29,6 +29,9 @@ def one_of_each(storage, target_service, smb_service) -> None:
     schema's links hand to the detail, update, delete and action operations. The panel's own
     tgtd and smbd serve them on free ports and are stopped after the run (none is left behind
     listening on 3260 or 445)."""
+    from django.utils import timezone
+
+    from monitoring.models import Channel
     from replication.models import ReplicationTask
     from sharing import models as sharing
     from sharing.iscsi import services as iscsi
@@ -52,6 +55,11 @@ def one_of_each(storage, target_service, smb_service) -> None:
     SnapshotTask.objects.create(dataset="tank/media")
     SmartTestTask.objects.create(disks=["sda"])
     snapshots.snapshot_create(dataset="tank/media", name="before-fuzz")
+    # a closed loopback port: the test action fails at once, naming it
+    Channel.objects.create(
+        name="phone", kind="ntfy", levels=["danger"], options={"server": "http://127.0.0.1:9"},
+        secrets={"topic": "nas"}, enabled_at=timezone.now(),
+    )  # fmt: skip
     ReplicationTask.objects.create(
         name="media", direction="local", source="tank/media", target="tank/copy",
         naming_schema="auto-%Y-%m-%d_%H-%M", trigger="manual",
