@@ -35,6 +35,7 @@ PKGS=(systemd-sysv udev kmod dbus iproute2 iputils-ping procps util-linux e2fspr
   samba samba-vfs-modules libnss-wrapper
   nfs-kernel-server smartmontools fio
   openssh-client openssh-server
+  nut-server nut-client
   systemd-timesyncd tzdata)
 # Kernel module trees nobody needs on a NAS appliance (the full tree is ~400 MiB). fs/nfsd (the
 # NFS server) stays, with what it needs outside it: net/sunrpc (sunrpc, auth_rpcgss), fs/lockd,
@@ -236,6 +237,10 @@ EOF
   # daemons never start, and /etc/samba is not used.
   systemctl --root="$root" disable smbd.service nmbd.service samba-ad-dc.service >/dev/null 2>&1 || true
   systemctl --root="$root" mask smbd.service nmbd.service samba-ad-dc.service >/dev/null 2>&1
+  # The panel runs its own NUT driver, upsd and upsmon (nasui-ups, files on the data partition).
+  systemctl --root="$root" disable nut-server.service nut-monitor.service nut-driver.service \
+    nut-driver.target nut.target >/dev/null 2>&1 || true
+  systemctl --root="$root" mask nut-server.service nut-monitor.service nut-driver.service >/dev/null 2>&1
   # LIO's configuration is restored by nasui-iscsi from the data partition; Debian's restore of
   # /etc/rtslib-fb-target (empty here) only loaded the target's modules early (~4 s of an
   # emulated boot).

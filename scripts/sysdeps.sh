@@ -47,3 +47,12 @@ if printf '%s\n' "${missing[@]}" | grep -qx prometheus && command -v systemctl >
   echo "Disabling the system prometheus service installed for the tests: they run their own."
   systemctl disable --now prometheus >/dev/null 2>&1 || true
 fi
+# The panel writes its own NUT configuration and runs its own driver, upsd and upsmon.
+if printf '%s\n' "${missing[@]}" | grep -qx -e nut-server -e nut-client && command -v systemctl >/dev/null; then
+  for unit in nut-server nut-monitor nut-driver nut-driver.target nut.target; do
+    if systemctl is-enabled --quiet "$unit" 2>/dev/null || systemctl is-active --quiet "$unit" 2>/dev/null; then
+      echo "Disabling the system $unit service: nasui runs and supervises its own NUT daemons."
+      systemctl disable --now "$unit" >/dev/null 2>&1 || true
+    fi
+  done
+fi
