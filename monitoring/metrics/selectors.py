@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.fields.json import KeyTransform
 from django.db.models.sql.compiler import SQLCompiler
@@ -39,11 +40,24 @@ RANGES = {
 }
 DEFAULT_RANGE = "10m"
 MAX_POINTS = 720  # more than a chart is wide: neighbours are averaged beyond that
+# The last sampling cycle's raw counters ({"t": ..., "counters": {...}}), kept for the next
+# cycle's rates (and read as counters by the /metrics exporter).
+COUNTERS_KEY = "monitoring:counters"
 
 
 def latest_sample() -> Sample | None:
     """The newest stored sample."""
     return Sample.objects.order_by("-t").first()
+
+
+def latest_counters() -> dict[str, int]:
+    """The raw counters of the last sampling cycle (ARC hits and misses, CPU ticks...), or {}
+    when none are kept (no worker lately, or no cache)."""
+    try:
+        kept: dict[str, Any] | None = cache.get(COUNTERS_KEY)
+    except Exception:  # a scrape without counters beats a failed scrape
+        return {}
+    return dict(kept["counters"]) if kept else {}
 
 
 def current() -> dict[str, Any]:

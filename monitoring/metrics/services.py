@@ -13,12 +13,12 @@ from django.db.models import Max
 
 from monitoring.metrics.engine import Sources, rollup, take_sample
 from monitoring.metrics.engine.pool_io import IOSTAT_INTERVAL
+from monitoring.metrics.selectors import COUNTERS_KEY
 from monitoring.models import Rollup, Sample
 from storage.engine import get_engine
 from storage.smart.selectors import cached_temperatures
 
 log = logging.getLogger(__name__)
-COUNTERS_KEY = "monitoring:counters"
 # Counters older than this give a misleading average (the worker was down): no rates then.
 MAX_RATE_GAP = 120.0
 

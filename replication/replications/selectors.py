@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Max, Prefetch, QuerySet
 from django.http import Http404
 
 from nasui.models import Job
@@ -144,3 +144,17 @@ def overdue(now: datetime) -> list[ReplicationTask]:
 def last_test(task: ReplicationTask) -> ReplicationRun | None:
     """The task's latest test restore, if any."""
     return task.runs.filter(kind=ReplicationRun.Kind.TEST).first()
+
+
+def last_successes() -> dict[str, datetime | None]:
+    """Each replication task by name and when its last replication run that did not fail
+    ended (sent, or found nothing new to send); None for a task that has not had one."""
+    ended = ReplicationRun.Result.SENT, ReplicationRun.Result.NOTHING
+    done = (
+        ReplicationRun.objects.filter(kind=ReplicationRun.Kind.REPLICATE, result__in=ended)
+        .values("task_id")
+        .annotate(last=Max("finished_at"))
+    )
+    by_task = {row["task_id"]: row["last"] for row in done}
+    tasks = ReplicationTask.objects.values_list("pk", "name")
+    return {name: by_task.get(pk) for pk, name in tasks}

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from django.core.cache import cache
 
 from nasui.lib.units import format_size
 from storage.datasets import selectors as storage
@@ -158,3 +162,24 @@ def held_snapshots(name: str) -> dict[str, list[str]]:
     engine = get_engine()
     held = [s.name for s in engine.list_snapshots(name, recursive=True) if s.holds]
     return engine.hold_tags(held) if held else {}
+
+
+# Every dataset's space figures, kept for readers that must not run zfs (the /metrics exporter
+# refreshes them from a beat task at most every minute; a scrape only reads them).
+FIGURES_KEY = "datasets:figures"
+FIGURES_SECONDS = 60
+
+
+def dataset_figures_refresh() -> list[tuple[str, int, int, float]]:
+    """(name, used, referenced, compressratio) of every dataset and zvol, read from ZFS now and
+    kept in the cache for `cached_dataset_figures`."""
+    figures = [(d.name, d.used, d.referenced, d.compressratio) for d in dataset_list()]
+    cache.set(FIGURES_KEY, {"t": time.time(), "datasets": figures}, FIGURES_SECONDS * 3)
+    return figures
+
+
+def cached_dataset_figures() -> dict[str, Any]:
+    """The last refresh: {"t": Unix time, "datasets": [(name, used, referenced, ratio)...]},
+    or {} when none is kept (never runs zfs)."""
+    found: dict[str, Any] | None = cache.get(FIGURES_KEY)
+    return found or {}

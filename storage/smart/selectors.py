@@ -81,6 +81,14 @@ def cached_temperatures() -> dict[str, int | None]:
     return dict(found or {})
 
 
+def cached_health() -> dict[str, str]:
+    """Each disk of the last refresh and its SMART verdict ("passed", "failed" or "unknown"),
+    from the cached reports (never runs smartctl)."""
+    keys = {CACHE_KEY.format(name): name for name in cached_temperatures()}
+    reports: dict[str, SmartReport] = cache.get_many(list(keys)) if keys else {}
+    return {keys[key]: report.health for key, report in reports.items()}
+
+
 # At most this many lines on one graph (the series API takes 20 metrics at a time).
 CHART_DISKS = 20
 

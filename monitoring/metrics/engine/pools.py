@@ -42,6 +42,8 @@ def pool_metrics(pool: Pool, compressratio: float | None, ddt: DedupTable | None
         metric(pool.name, "capacity"): float(pool.capacity),
         metric(pool.name, "dedupratio"): pool.dedupratio,
     }
+    if pool.fragmentation is not None:
+        values[metric(pool.name, "fragmentation")] = float(pool.fragmentation)
     if compressratio is not None:
         values[metric(pool.name, "compressratio")] = compressratio
     if ddt is not None:

@@ -16,6 +16,7 @@ _POOL_UNITS = {
     "allocated": BYTES,
     "free": BYTES,
     "capacity": PERCENT,
+    "fragmentation": PERCENT,
     "dedupratio": RATIO,
     "compressratio": RATIO,
     "ddt_entries": COUNT,
