@@ -30,6 +30,9 @@ NETWORK_CHOICES = ("none", "networkd")
 # none: the panel does not update the machine it runs on (`make run`); ab: the appliance's two
 # root slots, GRUB's environment block on the ESP (System -> Updates).
 UPDATES_CHOICES = ("none", "ab")
+# What the UPS shutdown does last: record (write $NASUI_DATA_DIR/ups/poweroff and log it: `make
+# run` and the tests never power the host off) or systemd (`systemctl poweroff`: the appliance).
+UPS_POWEROFF_CHOICES = ("record", "systemd")
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "var"
 
 
@@ -81,6 +84,9 @@ class Config:
     ssh_host_keys: str = "/etc/ssh/ssh_host_*_key.pub"
     # The release: the appliance's /opt/nasui/VERSION (beside the app), else the project's.
     version: str = "0.1.0"
+    # The panel's upsd (NUT) listens on this port; the UPS shutdown's last step.
+    ups_port: int = 3493
+    ups_poweroff: str = "record"
 
 
 def _env(values: Mapping[str, str]) -> environ.Env:
@@ -213,6 +219,8 @@ def load_config(values: Mapping[str, str]) -> Config:
         ).expanduser(),
         ssh_host_keys=str(env.str("NASUI_SSH_HOST_KEYS", default="/etc/ssh/ssh_host_*_key.pub")),
         version=str(env.str("NASUI_VERSION", default=_release())),
+        ups_port=_positive_int(env, "NASUI_UPS_PORT", 3493),
+        ups_poweroff=_choice(env, "NASUI_UPS_POWEROFF", UPS_POWEROFF_CHOICES),
     )
 
 

@@ -50,6 +50,8 @@ NASUI_SNAPSHOT_CHECK_SECONDS = CONFIG.snapshot_check_seconds
 NASUI_ALERT_CHECK_SECONDS = CONFIG.alert_check_seconds
 NASUI_SMART_REFRESH_SECONDS = CONFIG.smart_refresh_seconds
 NASUI_DDT_ALERT_SHARE = CONFIG.ddt_alert_share
+NASUI_UPS_PORT = CONFIG.ups_port
+NASUI_UPS_POWEROFF = CONFIG.ups_poweroff
 
 INSTALLED_APPS = [
     "django.contrib.auth",
