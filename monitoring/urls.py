@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 from monitoring.alerting import urls as alerting
+from monitoring.exporter import urls as exporter
 from monitoring.metrics import urls as metrics
 
 app_name = "monitoring"
-urlpatterns = metrics.urlpatterns
-metrics_api_urlpatterns = metrics.api_urlpatterns
+urlpatterns = metrics.urlpatterns + exporter.urlpatterns
+metrics_api_urlpatterns = metrics.api_urlpatterns + exporter.api_urlpatterns
+# /metrics, at the site's root where Prometheus looks by default
+root_urlpatterns = exporter.root_urlpatterns
 alerts_api_urlpatterns = alerting.api_urlpatterns

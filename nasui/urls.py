@@ -42,6 +42,7 @@ urlpatterns = [
     path("login/code/", twofactor_views.code_step, name="login-code"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("health/", views.health, name="health"),
+    *monitoring.root_urlpatterns,
     path("jobs/", views.job_list, name="jobs"),
     path("jobs/self-test/", views.job_self_test, name="jobs-self-test"),
     path("jobs/<int:pk>/row/", views.job_row, name="jobs-row"),

@@ -21,6 +21,7 @@ from access.sessions import services as session_services
 from access.twofactor.selectors import enrolled
 from access.users.engine import roles
 from access.users.selectors import role_of
+from monitoring.exporter import selectors as exporter_selectors
 from monitoring.metrics import selectors as monitoring_selectors
 from nasui import selectors, services
 from nasui.forms import ApiTokenForm, OwnPasswordForm, SelfTestForm
@@ -113,6 +114,9 @@ def _render_settings(
         "two_factor": enrolled(request.user),
         "sessions": session_selectors.sessions_of(request.user),
         "this_session": request.session.session_key,
+        "exporter": exporter_selectors.card(
+            request.get_host(), "https" if request.is_secure() else "http"
+        ),
     }
     return render(request, "settings/index.html", context, status=status)
 

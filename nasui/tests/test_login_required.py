@@ -10,8 +10,8 @@ from drf_spectacular.generators import SchemaGenerator
 
 # api/tokens/ is the API's login: it takes a user name and password (under the same lock-out).
 # api/replication/pairing/ likewise: another nasui sends an administrator's credentials with
-# its key.
-PUBLIC = {"login/", "health/", "api/tokens/", "api/replication/pairing/"}
+# its key. metrics: Prometheus' scrape, off by default and guarded by a token of its own.
+PUBLIC = {"login/", "health/", "api/tokens/", "api/replication/pairing/", "metrics"}
 
 
 def _walk(patterns, prefix=""):
@@ -82,6 +82,15 @@ def test_anonymous_requests_are_refused(client, route, method):
 def test_login_and_health_are_public(client):
     assert client.get("/login/").status_code == 200
     assert client.get("/health/").status_code in (200, 503)
+
+
+@pytest.mark.django_db
+def test_metrics_is_off_or_asks_for_its_own_token(client):
+    from monitoring.exporter.services import exporter_update
+
+    assert client.get("/metrics").status_code == 404
+    exporter_update(enabled=True)
+    assert client.get("/metrics").status_code == 401
 
 
 @pytest.mark.django_db

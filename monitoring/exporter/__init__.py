@@ -1,0 +1,1 @@
+"""The Prometheus /metrics endpoint: the panel's stored figures in Prometheus' text format."""
