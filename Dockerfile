@@ -10,4 +10,4 @@ COPY . .
 RUN scripts/vendor.sh
 ENV NASUI_DATA_DIR=/data PATH=/app/.venv/bin:$PATH
 EXPOSE 8000
-CMD ["sh", "-c", "python manage.py migrate --noinput && python manage.py ensure_admin && python manage.py collectstatic --noinput -v 0 && exec gunicorn nasui.wsgi --bind 0.0.0.0:8000 --workers 2"]
+CMD ["sh", "-c", "python manage.py migrate --noinput && python manage.py ensure_admin && python manage.py collectstatic --noinput -v 0 && exec gunicorn nasui.wsgi --bind 0.0.0.0:8000 --workers 2 --worker-class gthread --threads 8"]

@@ -82,6 +82,9 @@ def build_beat_schedule(
         "network-revert-due": beat_entry("system.network_revert_due", 5.0),
         # alerts are raised and cleared, and their mails sent, at most this late
         "alerts-evaluate": beat_entry("monitoring.alerts_evaluate", alert_check_seconds),
+        # the other channels (phones, chats, webhooks) in a task of their own, twice as often:
+        # a slow service must not hold an alert check back, nor wait a whole check for it
+        "channels-deliver": beat_entry("monitoring.channels_deliver", alert_check_seconds / 2),
         # the dataset figures /metrics reports (zfs list, only while it is on; scrapes read them)
         "exporter-datasets": beat_entry("monitoring.exporter_datasets", 60.0),
         # the audit log keeps its set number of days

@@ -73,6 +73,8 @@ class Config:
     ddt_alert_share: float
     snapshot_check_seconds: float = 30.0  # how often periodic snapshot tasks are checked
     alert_check_seconds: float = 60.0  # how often alerts are raised, cleared and mailed
+    # event streams (/api/events/) one web process holds open: each holds a thread
+    event_streams: int = 6
     smart_refresh_seconds: float = 300.0  # how often every disk's SMART is read
     # Where a new share listens unless told otherwise: the appliance (system accounts) on every
     # address, a panel run by `make run` (wrapped accounts) on this machine only, as its smbd.
@@ -211,6 +213,7 @@ def load_config(values: Mapping[str, str]) -> Config:
         maintain_seconds=_positive_float(env, "NASUI_MAINTAIN_SECONDS", 60.0),
         snapshot_check_seconds=_positive_float(env, "NASUI_SNAPSHOT_CHECK_SECONDS", 30.0),
         alert_check_seconds=_positive_float(env, "NASUI_ALERT_CHECK_SECONDS", 60.0),
+        event_streams=_positive_int(env, "NASUI_EVENT_STREAMS", 6),
         smart_refresh_seconds=_positive_float(env, "NASUI_SMART_REFRESH_SECONDS", 300.0),
         ddt_alert_share=_share(env, "NASUI_DDT_ALERT_SHARE", 0.25),
         ssh_port=_positive_int(env, "NASUI_SSH_PORT", 22),

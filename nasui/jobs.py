@@ -14,6 +14,7 @@ import psutil
 from celery import shared_task
 from django.utils import timezone
 
+from nasui import events
 from nasui.models import Job
 
 log = logging.getLogger(__name__)
@@ -23,6 +24,17 @@ CANCELLED = "Cancelled at the user's request."
 # How often progress() asks the database whether the user cancelled: often enough to stop
 # within a second, rarely enough that a chatty job does not hammer SQLite.
 CANCEL_CHECK_SECONDS = 0.5
+
+
+def announce(job_id: int) -> None:
+    """Tell the event stream where a job stands now (the Jobs page and scripts follow it)."""
+    job = Job.objects.filter(pk=job_id).first()
+    if job is not None:
+        events.publish(
+            "job", id=job.pk, kind=job.kind, title=job.title, status=job.status,
+            progress=job.progress, message=job.message, error=job.error,
+            finished=job.is_finished,
+        )  # fmt: skip
 
 
 class JobCancelled(Exception):
@@ -75,6 +87,7 @@ def reap_orphaned_jobs() -> int:
             Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(
                 status=Job.Status.FAILED, error=WORKER_LOST, finished_at=timezone.now()
             )
+            announce(job.pk)
             kinds.append(job.kind)
     # Queued before this boot: the queue it waited in may be gone (a new root after an
     # update, a restored database); failed, so that what waits for it (a replication task)
@@ -84,6 +97,7 @@ def reap_orphaned_jobs() -> int:
             Job.objects.filter(pk=job.pk, status=Job.Status.PENDING).update(
                 status=Job.Status.FAILED, error=QUEUE_LOST, finished_at=timezone.now()
             )
+            announce(job.pk)
             kinds.append(job.kind)
     if kinds:
         _clean_up_after(kinds)
@@ -104,13 +118,18 @@ class JobReporter:
     def __init__(self, job_id: int) -> None:
         self.job_id = job_id
         self._checked_at = 0.0
+        self._last_progress: dict[str, Any] = {}
 
     def _update(self, **fields: Any) -> None:
         Job.objects.filter(pk=self.job_id).update(**fields)
+        announce(self.job_id)
 
     def progress(self, percent: int, message: str = "") -> None:
         """Record how far the job has got (0-100) and what it is doing."""
-        self._update(progress=max(0, min(100, int(percent))), message=message[:500])
+        fields = {"progress": max(0, min(100, int(percent))), "message": message[:500]}
+        if fields != self._last_progress:  # a chatty job repeating itself is not news
+            self._last_progress = fields
+            self._update(**fields)
         now = time.monotonic()
         if now - self._checked_at >= CANCEL_CHECK_SECONDS:
             self._checked_at = now

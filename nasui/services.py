@@ -12,6 +12,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from nasui.celery import send, task_named
+from nasui.jobs import announce
 from nasui.models import ApiToken, Job, PasswordChangeDue
 from nasui.tokens import hash_token_key, new_token_key, token_display_prefix
 
@@ -75,6 +76,8 @@ def job_start(
         cancellable=cancellable,
     )
     # on_commit: the worker must find the row when it picks the message up.
+    # announced first: a worker quick to start it must not be heard before the job exists
+    transaction.on_commit(lambda: announce(job.pk))
     transaction.on_commit(lambda: _queue(job, task, arguments))
     return job
 
@@ -101,6 +104,7 @@ def job_cancel(*, job: Job) -> Job:
     if not job.cancellable:
         raise ValidationError({"job": ["This job cannot be cancelled once started."]})
     Job.objects.filter(pk=job.pk).update(cancel_requested=True)
+    announce(job.pk)
     job.refresh_from_db()
     return job
 

@@ -65,7 +65,7 @@ urlpatterns = [
     path("sharing/", include("sharing.urls")),
     path("services/", include("sharing.control.urls")),
     path("monitoring/", include("monitoring.urls")),
-    path("alerts/", include("monitoring.alerting.urls")),
+    path("alerts/", include((monitoring.alerts_urlpatterns, "alerts"))),
     path("advisor/", include("advisor.urls")),
     path("replication/", include("replication.urls")),
     path("system/", include("system.urls")),

@@ -11,6 +11,7 @@ app_name = "alerts"
 urlpatterns = [
     path("", views.index, name="index"),
     path("<int:pk>/dismiss/", views.dismiss, name="dismiss"),
+    path("badge/", views.badge, name="badge"),
     path("mail/", views.mail_page, name="mail"),
     path("mail/test/", views.mail_test, name="mail-test"),
 ]

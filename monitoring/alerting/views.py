@@ -32,6 +32,11 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, template_for(request, "alerts/index.html", "list"), _list_context())
 
 
+def badge(request: HttpRequest) -> HttpResponse:
+    """The navigation's count of open alerts, fetched when the event stream says one changed."""
+    return render(request, "alerts/_badge.html", {"count": selectors.active().count()})
+
+
 @require_POST
 def dismiss(request: HttpRequest, pk: int) -> HttpResponse:
     """Hide an open alert until it clears; htmx swaps the list, a plain form redirects."""

@@ -15,6 +15,7 @@ from monitoring.metrics.engine import Sources, rollup, take_sample
 from monitoring.metrics.engine.pool_io import IOSTAT_INTERVAL
 from monitoring.metrics.selectors import COUNTERS_KEY
 from monitoring.models import Rollup, Sample
+from nasui import events
 from storage.engine import get_engine
 from storage.smart.selectors import cached_temperatures
 
@@ -56,7 +57,19 @@ def sample_record(*, sources: Sources | None = None, now: float | None = None) -
     _keep_counters(now, result.counters)
     values = {name: _compact(value) for name, value in result.values.items()}
     info = {"health": result.health, "disks": result.disks, "unavailable": result.unavailable}
-    return Sample.objects.create(t=now, values=values, info=info)
+    before = Sample.objects.order_by("-t").values_list("info", flat=True).first()
+    sample = Sample.objects.create(t=now, values=values, info=info)
+    _announce_pool_changes((before or {}).get("health", {}), result.health)
+    return sample
+
+
+def _announce_pool_changes(before: dict[str, str], now: dict[str, str]) -> None:
+    """Tell the event stream of each pool whose health changed, came or went since last cycle."""
+    for pool in sorted(set(before) | set(now)):
+        if before.get(pool) != now.get(pool):
+            events.publish(
+                "pool", pool=pool, health=now.get(pool, "GONE"), was=before.get(pool, "")
+            )
 
 
 @dataclass(frozen=True)

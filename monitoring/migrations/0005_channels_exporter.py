@@ -5,66 +5,127 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('monitoring', '0004_mail_panel_url'),
+        ("monitoring", "0004_mail_panel_url"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Channel',
+            name="Channel",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100, unique=True)),
-                ('kind', models.CharField(choices=[('webhook', 'Generic webhook'), ('ntfy', 'ntfy'), ('gotify', 'Gotify'), ('slack', 'Slack or Mattermost'), ('telegram', 'Telegram'), ('discord', 'Discord')], max_length=20)),
-                ('enabled', models.BooleanField(default=True)),
-                ('levels', models.JSONField(default=list)),
-                ('options', models.JSONField(blank=True, default=dict)),
-                ('secrets', models.JSONField(blank=True, default=dict)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('enabled_at', models.DateTimeField()),
-                ('last_sent_at', models.DateTimeField(blank=True, null=True)),
-                ('last_error', models.TextField(blank=True)),
-                ('last_error_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100, unique=True)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("webhook", "Generic webhook"),
+                            ("ntfy", "ntfy"),
+                            ("gotify", "Gotify"),
+                            ("slack", "Slack or Mattermost"),
+                            ("telegram", "Telegram"),
+                            ("discord", "Discord"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("enabled", models.BooleanField(default=True)),
+                ("levels", models.JSONField(default=list)),
+                ("options", models.JSONField(blank=True, default=dict)),
+                ("secrets", models.JSONField(blank=True, default=dict)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("enabled_at", models.DateTimeField()),
+                ("last_sent_at", models.DateTimeField(blank=True, null=True)),
+                ("last_error", models.TextField(blank=True)),
+                ("last_error_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='ExporterSettings',
+            name="ExporterSettings",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('enabled', models.BooleanField(default=False)),
-                ('token_hash', models.CharField(blank=True, max_length=64)),
-                ('token_prefix', models.CharField(blank=True, max_length=16)),
-                ('token_created_at', models.DateTimeField(blank=True, null=True)),
-                ('last_scraped_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("enabled", models.BooleanField(default=False)),
+                ("token_hash", models.CharField(blank=True, max_length=64)),
+                ("token_prefix", models.CharField(blank=True, max_length=16)),
+                ("token_created_at", models.DateTimeField(blank=True, null=True)),
+                ("last_scraped_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'verbose_name_plural': 'exporter settings',
-                'ordering': ['id'],
+                "verbose_name_plural": "exporter settings",
+                "ordering": ["id"],
             },
         ),
         migrations.CreateModel(
-            name='Notice',
+            name="Notice",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('cleared', models.BooleanField(default=False)),
-                ('level', models.CharField(choices=[('danger', 'Danger'), ('warning', 'Warning')], max_length=10)),
-                ('state', models.CharField(choices=[('pending', 'Waiting to be sent'), ('sent', 'Sent'), ('failed', 'Not delivered')], default='pending', max_length=10)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('next_try_at', models.DateTimeField()),
-                ('created_at', models.DateTimeField()),
-                ('sent_at', models.DateTimeField(blank=True, null=True)),
-                ('in_digest', models.BooleanField(default=False)),
-                ('last_error', models.TextField(blank=True)),
-                ('alert', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='notices', to='monitoring.alertrecord')),
-                ('channel', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='notices', to='monitoring.channel')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("cleared", models.BooleanField(default=False)),
+                (
+                    "level",
+                    models.CharField(
+                        choices=[("danger", "Danger"), ("warning", "Warning")], max_length=10
+                    ),
+                ),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting to be sent"),
+                            ("sent", "Sent"),
+                            ("failed", "Not delivered"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("next_try_at", models.DateTimeField()),
+                ("created_at", models.DateTimeField()),
+                ("sent_at", models.DateTimeField(blank=True, null=True)),
+                ("in_digest", models.BooleanField(default=False)),
+                ("last_error", models.TextField(blank=True)),
+                (
+                    "alert",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="notices",
+                        to="monitoring.alertrecord",
+                    ),
+                ),
+                (
+                    "channel",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="notices",
+                        to="monitoring.channel",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created_at', 'id'],
-                'indexes': [models.Index(fields=['state', 'next_try_at'], name='monitoring__state_f086ae_idx')],
+                "ordering": ["created_at", "id"],
+                "indexes": [
+                    models.Index(
+                        fields=["state", "next_try_at"], name="monitoring__state_f086ae_idx"
+                    )
+                ],
             },
         ),
     ]

@@ -3,6 +3,7 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
+from nasui.api.events import EventsView
 from nasui.api.tokens import TokenCreateView
 from nasui.api.views import JobViewSet, NasuiApiRoot
 
@@ -15,4 +16,8 @@ class Router(DefaultRouter):
 
 router = Router()
 router.register("jobs", JobViewSet, basename="job")
-urlpatterns = [path("tokens/", TokenCreateView.as_view(), name="api-token"), *router.urls]
+urlpatterns = [
+    path("tokens/", TokenCreateView.as_view(), name="api-token"),
+    path("events/", EventsView.as_view(), name="api-events"),
+    *router.urls,
+]

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
+from nasui import events
 from nasui.lib.switch import ACTIONS
 from nasui.validation import refusal
 from sharing.apply import configuration_lock
@@ -29,7 +30,7 @@ def service_act(*, name: str, action: str) -> dict[str, Any]:
         server.control(action)
     except ApplyError as exc:
         raise ValidationError(str(exc)) from exc
-    return service_get(name)
+    return _announced(service_get(name))
 
 
 def service_enable_set(*, name: str, enable: bool) -> dict[str, Any]:
@@ -37,7 +38,13 @@ def service_enable_set(*, name: str, enable: bool) -> dict[str, Any]:
     row = service_runtime(name).settings()
     row.start_at_boot = enable
     row.save(update_fields=["start_at_boot"])
-    return service_get(name)
+    return _announced(service_get(name))
+
+
+def _announced(service: dict[str, Any]) -> dict[str, Any]:
+    """Tell the event stream where a service stands now; hand the description on."""
+    events.publish("service", **{k: v for k, v in service.items() if k != "actions"})
+    return service
 
 
 def keys_changed(name: str, locked: bool) -> None:

@@ -11,12 +11,43 @@ document.addEventListener("submit", function (event) {
 // Polling elements (hx-trigger="every Ns") skip their request while the tab is hidden. This is
 // what a trigger filter like [!document.hidden] would do, without htmx evaluating a string as
 // code, which the Content-Security-Policy forbids.
+// While the event stream is open (window.nasuiLive), elements marked data-live skip their polls
+// too: the stream's events trigger them (a poll has no triggering event; an event's has one).
 document.addEventListener("htmx:beforeRequest", function (event) {
-  var trigger = event.detail.elt.getAttribute("hx-trigger") || "";
-  if (document.hidden && /^\s*every\s/.test(trigger)) {
+  var elt = event.detail.elt;
+  var trigger = elt.getAttribute("hx-trigger") || "";
+  var polled = /^\s*every\s/.test(trigger) && !event.detail.requestConfig.triggeringEvent;
+  if (polled && (document.hidden || (window.nasuiLive && elt.hasAttribute("data-live")))) {
     event.preventDefault();
   }
 });
+
+// The event stream (/api/events/, Server-Sent Events): a job's row refreshes when its job
+// moves, the alert badge and lists when an alert rises, clears or is dismissed. Without
+// EventSource, or while the stream is down (the server may be holding all it can), pages poll.
+function nasuiEvents() {
+  var url = document.body.getAttribute("data-events");
+  if (!url || !window.EventSource) { return; }
+  var source = new EventSource(url + "?types=job,alert");
+  var tell = function (name) { document.body.dispatchEvent(new CustomEvent(name)); };
+  source.addEventListener("open", function () { window.nasuiLive = true; });
+  source.addEventListener("error", function () {
+    window.nasuiLive = false;
+    if (source.readyState === EventSource.CLOSED) { setTimeout(nasuiEvents, 30000); }
+  });
+  source.addEventListener("job", function (event) {
+    tell("nasui-job-" + JSON.parse(event.data).id);
+  });
+  source.addEventListener("alert", function () {
+    tell("nasui-alert");
+    var badge = document.getElementById("nav-alert-badge");
+    var badgeUrl = document.body.getAttribute("data-alert-badge");
+    if (badge && badgeUrl && window.htmx) {
+      window.htmx.ajax("GET", badgeUrl, {target: "#nav-alert-badge", swap: "outerHTML"});
+    }
+  });
+}
+document.addEventListener("DOMContentLoaded", nasuiEvents);
 
 // Fields that only apply to some choices of another field (data-show-when="kind=file", or
 // "method=chap,mutual") are hidden, and so skipped by the keyboard, unless it has one of them.

@@ -80,3 +80,40 @@ def test_a_self_test_job_updates_live_on_the_jobs_page(page, admin, celery_worke
     )
     assert "100%" in row.inner_text()
     assert "Succeeded" in row.inner_text()
+
+
+def test_the_jobs_page_follows_a_job_through_the_event_stream_not_by_polling(
+    page, admin, celery_worker_process, django_user_model
+):
+    from nasui.services import job_start
+
+    _log_in(page)
+    page.goto(page.base + "/jobs/")
+    page.wait_for_function("() => window.nasuiLive === true", timeout=10_000)
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url) if "/row/" in r.url else None)
+    # a slow job: four changes (running, two steps, succeeded) over about six seconds, when
+    # polling would have fetched its row six times or more
+    job = job_start(
+        kind="self_test",
+        title="Slow self-test",
+        task="nasui.self_test",
+        user=django_user_model.objects.get(username="admin"),
+        steps=2,
+        delay=3.0,
+    )
+    page.reload()  # the new job's row, on a page listening to the stream
+    page.wait_for_function("() => window.nasuiLive === true", timeout=10_000)
+    page.evaluate(
+        """id => { window.jobEvents = 0;
+                  document.body.addEventListener("nasui-job-" + id, () => window.jobEvents++); }""",
+        job.pk,
+    )
+    fetched.clear()
+    page.wait_for_function(
+        f"() => document.getElementById('job-{job.pk}').dataset.status === 'succeeded'",
+        timeout=30_000,
+    )
+    events = page.evaluate("() => window.jobEvents")
+    assert 1 <= len(fetched) <= events, (fetched, events)
+    assert "100%" in page.locator(f"#job-{job.pk}").inner_text()

@@ -28,6 +28,7 @@ from django.utils import timezone
 from monitoring.alerting.selectors import registry, sources  # noqa: F401
 from monitoring.metrics.engine.alerts import Alert
 from monitoring.models import AlertRecord, Level, MailSettings, MailState
+from nasui import events
 
 RANK: dict[str, int] = {Level.WARNING: 1, Level.DANGER: 2}
 
@@ -48,26 +49,35 @@ def _mail_due() -> str:
     return MailState.PENDING if config is not None and config.ready else MailState.OFF
 
 
+def _announce(row: AlertRecord, state: str) -> None:
+    """Tell the event stream (the alert badge and scripts follow it)."""
+    events.publish("alert", id=row.pk, key=row.key, level=row.level, title=row.title, state=state)
+
+
 def _raise(key: str, source: str, alert: Alert, now: datetime, mail: str) -> bool:
     """A new open alert; False when another evaluation raised it first."""
     try:
         with transaction.atomic():
-            AlertRecord.objects.create(
+            row = AlertRecord.objects.create(
                 key=key, source=source, level=alert.level, kind=alert.kind,
                 subject=alert.subject, title=alert.title, text=alert.text,
                 raised_at=now, seen_at=now, raise_mail=mail,
             )  # fmt: skip
     except IntegrityError:
         return False
+    _announce(row, "raised")
     return True
 
 
 def _refresh(row: AlertRecord, alert: Alert, now: datetime, mail: str) -> None:
     """Bring an open alert up to date; a rise in level is announced again."""
-    if RANK.get(alert.level, 0) > RANK.get(row.level, 0):
+    risen = RANK.get(alert.level, 0) > RANK.get(row.level, 0)
+    if risen:
         row.dismissed_at, row.dismissed_by, row.raise_mail = None, None, mail
     row.level, row.title, row.text, row.seen_at = alert.level, alert.title, alert.text, now
     row.save()
+    if risen:
+        _announce(row, "raised")
 
 
 def _clear(row: AlertRecord, now: datetime, mail: str) -> None:
@@ -76,6 +86,7 @@ def _clear(row: AlertRecord, now: datetime, mail: str) -> None:
     announced = row.raise_mail in (MailState.PENDING, MailState.SENT)
     row.clear_mail = mail if announced else MailState.NONE
     row.save()
+    _announce(row, "cleared")
 
 
 def evaluate(*, only: Collection[str] | None = None, now: datetime | None = None) -> Outcome:
@@ -110,6 +121,7 @@ def alert_dismiss(*, alert: AlertRecord, user: AbstractBaseUser | None) -> Alert
         alert.dismissed_at = timezone.now()
         alert.dismissed_by = user  # type: ignore[assignment]
         alert.save(update_fields=["dismissed_at", "dismissed_by"])
+        _announce(alert, "dismissed")
     return alert
 
 
