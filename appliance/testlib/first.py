@@ -42,6 +42,10 @@ def make_pool(vm: VM, state: ResultDict, name: str) -> None:
     payload = {"name": name, "layout": "raidz1", "disks": blank}
     status, job = client.api("POST", "/api/storage/pools/", payload)
     assert status in (200, 201, 202), job
+    # followed through the event stream (nginx, nasui-events), then read back from the API
+    events = client.follow_job(job)
+    assert [e["status"] for e in events][-1] == "succeeded", events
+    assert events[0]["status"] in ("pending", "running"), events
     done = client.wait_job(job)
     assert done["status"] == "succeeded", done
     status, pool = client.api("GET", f"/api/storage/pools/{name}/")

@@ -110,6 +110,31 @@ class Client:
             time.sleep(2)
         pytest.fail(f"job {job['id']} did not finish in {timeout:.0f}s")
 
+    def follow_job(self, job: ResultDict, timeout: float = 300) -> list[ResultDict]:
+        """The job's events from the event stream (through nginx to nasui-events) up to its end.
+
+        after=0-0: the stream starts from the oldest kept event, so a job quicker than the
+        connection is still seen whole."""
+        req = urllib.request.Request(  # noqa: S310 (https://127.0.0.1:PORT)
+            self.base + "/api/events/?types=job&after=0-0",
+            headers={"Accept": "text/event-stream", "Authorization": f"Token {self.token}"},
+        )
+        seen: list[ResultDict] = []
+        limit = time.monotonic() + timeout
+        with self.opener.open(req, timeout=60) as stream:
+            assert stream.headers["Content-Type"] == "text/event-stream"
+            while time.monotonic() < limit:
+                line = stream.readline()
+                if not line:  # the server ended the stream: reconnect after the last id
+                    pytest.fail(f"the event stream ended before job {job['id']} did: {seen}")
+                if line.startswith(b"data: "):
+                    event = json.loads(line[6:])
+                    if event["id"] == job["id"]:
+                        seen.append(event)
+                        if event["finished"]:
+                            return seen
+        pytest.fail(f"job {job['id']} did not finish in {timeout:.0f}s: {seen}")
+
 
 def _json_or_text(text: str) -> Any:
     """A JSON answer decoded (None when empty), or the text as it is (a page, an error)."""
