@@ -76,7 +76,8 @@ def main() -> None:
     panel = Panel(Layout(1, 64))
     try:
         token = panel.start(datasets=1)
-        counts, errors, stop = [0] * args.clients, [], threading.Event()
+        counts, stop = [0] * args.clients, threading.Event()
+        errors: list[str] = []
         threads = [
             threading.Thread(
                 target=reader, args=(panel.port, token, counts, i, stop, errors), daemon=True
