@@ -9,3 +9,10 @@ class SystemConfig(AppConfig):
 
     name = "system"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        """Register the UPS's alerts (on battery, battery low) with monitoring."""
+        from monitoring.alerting.selectors.registry import register
+        from system.ups.selectors import ups_alerts
+
+        register("ups")(ups_alerts)

@@ -44,3 +44,43 @@ class ClockSettings(SettingsRow):
     def servers(self) -> list[str]:
         """The NTP servers as a list."""
         return self.ntp_servers.split()
+
+
+class UpsSettings(SettingsRow):
+    """The UPS the box runs on (Network UPS Tools), when it shuts down, and whether it serves
+    the UPS's state to other machines. Passwords are write-only: never shown back."""
+
+    class Mode(models.TextChoices):
+        OFF = "off", "No UPS"
+        USB = "usb", "USB UPS on this box (usbhid-ups)"
+        NETWORK = "network", "UPS served by another machine's NUT server"
+        DUMMY = "dummy", "Simulated UPS from a .dev file (dummy-ups, for tests)"
+
+    class Policy(models.TextChoices):
+        BATTERY_SECONDS = "battery_seconds", "After some time on battery"
+        LOW_BATTERY = "low_battery", "When the battery is low"
+
+    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.OFF)
+    name = models.CharField(max_length=32, default="ups")  # the UPS's name in NUT
+    dummy_file = models.CharField(max_length=1024, blank=True)
+    remote_host = models.CharField(max_length=253, blank=True)
+    remote_port = models.PositiveIntegerField(
+        default=3493, validators=[MinValueValidator(1), MaxValueValidator(65535)]
+    )
+    remote_user = models.CharField(max_length=32, blank=True)
+    remote_password = models.CharField(max_length=64, blank=True)
+    shutdown_policy = models.CharField(
+        max_length=16, choices=Policy.choices, default=Policy.BATTERY_SECONDS
+    )
+    battery_seconds = models.PositiveIntegerField(
+        default=300, validators=[MinValueValidator(5), MaxValueValidator(86400)]
+    )
+    server_enabled = models.BooleanField(default=False)
+    server_address = models.CharField(max_length=64, default="0.0.0.0")  # noqa: S104
+    monitor_user = models.CharField(max_length=32, default="monitor")
+    monitor_password = models.CharField(max_length=64, blank=True)
+    # The panel's own upsmon account on its upsd (made once, never shown).
+    panel_password = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["pk"]

@@ -12,8 +12,9 @@ from system.certificates import urls as certificates
 from system.clock import urls as clock
 from system.network import urls as network
 from system.updates import urls as updates
+from system.ups import urls as ups
 
-SUBDOMAINS = (backups, backup_schedules, certificates, clock, network, updates)
+SUBDOMAINS = (backups, backup_schedules, certificates, clock, network, updates, ups)
 
 app_name = "system"
 urlpatterns = [
