@@ -260,7 +260,7 @@ EOF
   systemctl --root="$root" enable systemd-networkd.service zfs-import-scan.service \
     nasui-zfs-mount.service zfs.target zfs-import.target nasui-network.service nasui-setup.service \
     nasui-web.service nasui-events.service \
-    nasui-worker.service nasui-iscsi.service nasui-smb.service nasui-unlock.service \
+    nasui-worker.service nasui-iscsi.service nasui-smb.service nasui-ups.service nasui-unlock.service \
     zfs-volume-wait.service nginx.service \
     redis-server.service nasui-report.timer nasui-boot-report.service nasui-slot-commit.service \
     >/dev/null 2>&1
