@@ -37,6 +37,7 @@ def one_of_each(storage, target_service, smb_service) -> None:
     from sharing.iscsi import services as iscsi
     from storage.models import SmartTestTask, SnapshotTask
     from storage.snapshots import services as snapshots
+    from system.models import UpsSettings
 
     iscsi.settings_update(basename="iqn.2026-11.local.nasui", port=target_service)
     family = sharing.LocalGroup.objects.create(name="family", gid=3000)
@@ -64,6 +65,8 @@ def one_of_each(storage, target_service, smb_service) -> None:
         name="media", direction="local", source="tank/media", target="tank/copy",
         naming_schema="auto-%Y-%m-%d_%H-%M", trigger="manual",
     )  # fmt: skip
+    # a dummy UPS whose upsd is not running: its status reads as an error, never a 5xx
+    UpsSettings.objects.create(pk=1, mode="dummy", dummy_file="/nonexistent/ups.dev")
 
 
 @pytest.fixture
