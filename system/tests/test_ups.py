@@ -146,6 +146,9 @@ def test_low_battery_runs_the_shutdown_once(nut: Nut, tank, smb_service) -> None
     assert (Path(selectors.ups_root()) / "poweroff").exists()  # recorded, not powered off
     assert services.ups_shutdown(reason="again") is None  # once per boot
     wait_for(nut.upsmon_called.exists)  # NUT's own upsmon called its SHUTDOWNCMD too
+    wait_for(lambda: "upsmon" not in nut.runtime.daemons.running())  # it exits after
+    nut.runtime.supervise()
+    assert "upsmon" not in nut.runtime.daemons.running()  # not started again in this boot
 
 
 def test_after_n_seconds_on_battery_the_shutdown_runs_even_if_a_step_fails(

@@ -42,7 +42,10 @@ class UpsRuntime:
         if restarted:
             self.daemons.stop_all()
         self._applied = files
-        started = self.daemons.ensure(plan)
+        # Once the shutdown has run in this boot, upsmon (which exits after its SHUTDOWNCMD)
+        # is not started again to call it over and over while the battery stays low.
+        done = selectors.shutdown_ran_this_boot()
+        started = self.daemons.ensure(plan, without=("upsmon",) if done else ())
         if not started:
             return "configuration changed: NUT stopped" if restarted else None
         verb = "restarted" if restarted else "started"

@@ -12,6 +12,7 @@ from django.conf import settings
 
 from monitoring.metrics.engine.alerts import Alert
 from nasui.lib.files import read_json_object
+from nasui.lib.switch import current_boot
 from system.models import UpsSettings
 from system.ups.engine import config, status
 from system.ups.engine.daemons import NutPaths
@@ -106,6 +107,12 @@ def tile_reading() -> Reading:
 def shutdown_record() -> dict[str, Any] | None:
     """The last UPS shutdown this box ran (its steps and failures), if any."""
     return read_json_object(ups_root() / "shutdown.json")
+
+
+def shutdown_ran_this_boot() -> bool:
+    """Whether the UPS shutdown has run (or is running) since this boot."""
+    record = shutdown_record()
+    return record is not None and record.get("boot") == current_boot()
 
 
 def ups_alerts() -> list[Alert]:

@@ -200,10 +200,9 @@ def ups_shutdown(*, reason: str) -> Report | None:
     root = selectors.ups_root()
     record = root / "shutdown.json"
     with file_lock(root / "shutdown.lock"):
-        done = read_json_object(record)
         boot = current_boot()
-        if done is not None and done.get("boot") == boot:
-            log.info("UPS shutdown already ran in this boot (%s)", done.get("reason"))
+        if selectors.shutdown_ran_this_boot():
+            log.info("UPS shutdown already ran in this boot")
             return None
         write_atomic(record, json.dumps({"boot": boot, "reason": reason, "running": True}))
         steps = STEPS[:-1]

@@ -113,10 +113,10 @@ class NutDaemons:
         """The daemons alive now, in start order."""
         return [role for role in ORDER if role in self._procs and self._procs[role].poll() is None]
 
-    def ensure(self, plan: NutPlan) -> list[str]:
-        """Stop what the plan does not need, start what it needs and is not running; the
-        daemons started (NutStartFailed when one does not come up)."""
-        needed = wanted(plan)
+    def ensure(self, plan: NutPlan, *, without: tuple[str, ...] = ()) -> list[str]:
+        """Stop what the plan does not need (or `without` names), start what it needs and is
+        not running; the daemons started (NutStartFailed when one does not come up)."""
+        needed = [role for role in wanted(plan) if role not in without]
         for role in ORDER:
             if role not in needed and role in self._procs:
                 self.stop(role)
