@@ -53,9 +53,9 @@ class ChannelViewSet(ConfigViewSet):
     @extend_schema(request=None, responses=NoticeSerializer(many=True))
     @action(detail=True, methods=["get"])
     def failed(self, request: Request, pk: str) -> Response:
-        """The notices that could not be delivered, newest first."""
-        rows = selectors.failed_notices(self.get_object())[: selectors.FAILED_SHOWN]
-        return Response(NoticeSerializer(rows, many=True).data)
+        """The notices that could not be delivered, newest first (paginated)."""
+        page = self.paginate_queryset(selectors.failed_notices(self.get_object()))
+        return self.get_paginated_response(NoticeSerializer(page, many=True).data)
 
     @extend_schema(request=None, responses=Detail)
     @action(detail=True, methods=["post"])

@@ -61,7 +61,10 @@ class ChannelSerializer(serializers.ModelSerializer[Channel]):
         max_length=2000,
         help_text="telegram: the Bot API's address.",
     )
-    method = serializers.ChoiceField(choices=METHODS, required=False, help_text="webhook")
+    # blank: what the other kinds, which have no method, answer
+    method = serializers.ChoiceField(
+        choices=METHODS, required=False, allow_blank=True, help_text="webhook"
+    )
     body_template = serializers.CharField(
         required=False,
         allow_blank=True,

@@ -43,13 +43,18 @@ def check_levels(levels: list[str]) -> list[str]:
 def check_url(value: str, field: str) -> str:
     """An http(s) URL with a host, no spaces."""
     value = value.strip()
-    parts = urlsplit(value)
+    rule = "Enter a full address starting with https:// (or http://)."
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 (a port out of range raises here, as a lone "[" does above)
+    except ValueError as exc:
+        raise fail(field, rule) from exc
     if (
         parts.scheme not in ("http", "https")
         or not parts.hostname
         or any(c.isspace() for c in value)
     ):
-        raise fail(field, "Enter a full address starting with https:// (or http://).")
+        raise fail(field, rule)
     if len(value) > 2000:
         raise fail(field, "At most 2,000 characters.")
     return value

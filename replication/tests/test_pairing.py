@@ -92,7 +92,7 @@ def test_the_address_is_a_panel_url(typed: str, url: str) -> None:
 
 @pytest.mark.parametrize(
     "typed",
-    ["", "ftp://nas", "file:///etc/passwd", "-oProxyCommand=x", "https://nas/api", "h:99999"],
+    ["", "ftp://nas", "file:///etc/passwd", "-oProxyCommand=x", "https://nas/api", "h:99999", "î]"],
 )
 def test_other_addresses_are_refused_on_the_field(typed: str) -> None:
     with pytest.raises(pairing.PairingError) as refused:

@@ -25,12 +25,17 @@ document.addEventListener("htmx:beforeRequest", function (event) {
 // The event stream (/api/events/, Server-Sent Events): a job's row refreshes when its job
 // moves, the alert badge and lists when an alert rises, clears or is dismissed. Without
 // EventSource, or while the stream is down (the server may be holding all it can), pages poll.
+// Once connected, every data-live element reads itself again (nasui-live): what happened
+// between the page's rendering and the stream's start is not missed.
 function nasuiEvents() {
   var url = document.body.getAttribute("data-events");
   if (!url || !window.EventSource) { return; }
   var source = new EventSource(url + "?types=job,alert");
   var tell = function (name) { document.body.dispatchEvent(new CustomEvent(name)); };
-  source.addEventListener("open", function () { window.nasuiLive = true; });
+  source.addEventListener("open", function () {
+    window.nasuiLive = true;
+    tell("nasui-live");
+  });
   source.addEventListener("error", function () {
     window.nasuiLive = false;
     if (source.readyState === EventSource.CLOSED) { setTimeout(nasuiEvents, 30000); }

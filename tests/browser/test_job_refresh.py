@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
+from nasui.jobs import announce
 from nasui.models import Job
 from storage.engine import get_engine
 from storage.pools import services as pool_services
@@ -18,8 +19,10 @@ def _running(kind: str, title: str) -> Job:
 
 
 def _finish(job: Job) -> None:
+    """As a worker's job ends: the row, and its event on the stream the page follows."""
     job.status, job.progress, job.message = Job.Status.SUCCEEDED, 100, "Done."
     job.save()
+    announce(job.pk)
 
 
 def test_the_pool_list_shows_the_pool_its_finished_job_made(logged_in, sandbox):

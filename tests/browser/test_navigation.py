@@ -115,5 +115,6 @@ def test_the_jobs_page_follows_a_job_through_the_event_stream_not_by_polling(
         timeout=30_000,
     )
     events = page.evaluate("() => window.jobEvents")
-    assert 1 <= len(fetched) <= events, (fetched, events)
+    # one fetch per event, and perhaps the one that reads the row again once the stream opened
+    assert 1 <= len(fetched) <= events + 1, (fetched, events)
     assert "100%" in page.locator(f"#job-{job.pk}").inner_text()

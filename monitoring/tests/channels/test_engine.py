@@ -89,6 +89,8 @@ def test_an_error_names_only_the_scheme_and_host_never_a_key_in_the_path() -> No
     [
         ("ntfy", {"server": "https://ntfy.sh", "topic": "a b"}, "topic", "1-64 letters"),
         ("ntfy", {"server": "ftp://x", "topic": "t"}, "server", "https://"),
+        ("ntfy", {"server": "http://[x", "topic": "t"}, "server", "https://"),
+        ("gotify", {"server": "http://g:99999", "token": "t"}, "server", "https://"),
         ("gotify", {"server": "https://g"}, "token", "needs this"),
         ("telegram", {"token": "123:short", "chat_id": "-1"}, "token", "@BotFather"),
         ("telegram", {"token": "123456:" + "a" * 35, "chat_id": "x y"}, "chat_id", "number"),

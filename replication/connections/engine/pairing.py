@@ -73,11 +73,11 @@ def panel(address: str) -> Panel:
     text = address.strip().rstrip("/")
     if "://" not in text:
         text = f"https://{text}"
-    parts = urlsplit(text)
     try:
+        parts = urlsplit(text)  # a lone bracket ("x]") is "Invalid IPv6 URL"
         port = parts.port
-    except ValueError:
-        port = -1
+    except ValueError as exc:
+        raise PairingError("address", ADDRESS_RULE) from exc
     host = parts.hostname or ""
     if parts.scheme not in ("http", "https") or not valid_host(host) or port == -1:
         raise PairingError("address", ADDRESS_RULE)
