@@ -26,6 +26,7 @@ from appliance.testlib import (
     replication,
     roles,
     updates,
+    ups,
 )
 from appliance.testlib.certificate import assert_served
 from appliance.testlib.config import (
@@ -485,8 +486,9 @@ def test_a_destroyed_dataset_comes_back_from_the_second_appliance(
 
 
 def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict, other: VM) -> None:
-    """Power off (ACPI), boot again: the static address confirmed before holds, and once DHCP
-    is back the pool, the target, the SMB user, the NFS export and the data are back."""
+    """Power off (the UPS's low battery), boot again: the static address confirmed before
+    holds, and once DHCP is back the pool, the target, the SMB user, the NFS export and the data
+    are back."""
     name = network.dhcp_interface(vm, state)
     moved = network.change(api(vm, state), "nasui", [network.static(name)])
     new = network.through_new_address(vm, state)
@@ -496,9 +498,12 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict, other: VM)
     assert kept["pending"] is None, kept
     encryption.make_roots(new)  # one root opened at boot, one by its passphrase (new address)
     state["reader_token"] = roles.make_reader(new)  # a read-only panel user, before the boot
+    # The power fails: the UPS (NUT's dummy-ups) goes on battery, then low: the panel stops
+    # sharing, syncs, exports the pool and powers the box off
+    ups.use_dummy_ups(vm, state, new)
     powered_off = datetime.now(UTC)
-    seconds = vm.shutdown()
-    print(f"\nclean power-off: {seconds:.1f}s")
+    seconds = ups.power_fails(vm, state, new)
+    print(f"\nUPS low battery to power-off: {seconds:.1f}s")
     with other.paused():  # the backup box waits (a run to it waits too) while this one boots
         vm.launch()
         network.wait_answers(vm, vm.new_address_url, BOOT_TIMEOUT)  # the static address held
@@ -518,6 +523,7 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict, other: VM)
     )
     assert status == 200, pool
     assert pool["health"] == "ONLINE", pool
+    ups.check_after_boot(vm, state, client)  # exported at low battery, imported at boot
     assert_reads_back(vm, state)
     assert_smb_reads_back(vm, state)
     assert_nfs_reads_back(vm, state)  # nfs-server exported the panel's file again at boot
