@@ -11,8 +11,10 @@ class SystemConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Register the UPS's alerts (on battery, battery low) with monitoring."""
+        """Register the UPS's alerts (on battery, battery low) and figures with monitoring."""
         from monitoring.alerting.selectors.registry import register
-        from system.ups.selectors import ups_alerts
+        from monitoring.metrics.services import register_source
+        from system.ups.selectors import ups_alerts, ups_gauges
 
         register("ups")(ups_alerts)
+        register_source("ups", ups_gauges)  # charge, runtime, load, voltage in the graphs

@@ -178,6 +178,8 @@ def page_charts(
         pools = {pool: charts.pool_charts(pool)}
     else:
         host = charts.DASHBOARD_CHARTS if dashboard else charts.HOST_CHARTS
+        if not dashboard and "ups.charge" in values:
+            host += charts.UPS_CHARTS
         pools = {p: charts.pool_charts(p, brief=dashboard) for p in pool_names()}
     return {
         "range": range_key,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,6 +142,16 @@ def monitoring_maintain(*, now: float | None = None) -> tuple[int, int]:
     return made, pruned
 
 
+# Gauges other apps measure, registered when they start (the system app's UPS): monitoring
+# samples and graphs them without knowing those apps.
+_extra_sources: dict[str, Callable[[], dict[str, float]]] = {}
+
+
+def register_source(name: str, read: Callable[[], dict[str, float]]) -> None:
+    """Sample `read()`'s gauges with every cycle ({} when there is nothing to measure)."""
+    _extra_sources[name] = read
+
+
 def local_sources() -> Sources:
     """Sources for the sampler: the real /proc files and the configured ZFS engine."""
     engine = get_engine()
@@ -148,4 +159,5 @@ def local_sources() -> Sources:
         pools=engine,
         iostat=lambda: engine.pool_iostat(IOSTAT_INTERVAL),
         disk_temperatures=cached_temperatures,
+        extra=dict(_extra_sources),
     )

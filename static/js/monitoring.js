@@ -25,6 +25,8 @@
       case "x": return value.toFixed(2) + "x";
       case "/s": return value.toFixed(value < 10 ? 1 : 0) + "/s";
       case "load": return value.toFixed(2);
+      case "s": return value >= 120 ? Math.round(value / 60) + " min" : Math.round(value) + " s";
+      case "V": return value.toFixed(0) + " V";
       default: return Math.round(value).toLocaleString();
     }
   }

@@ -4,7 +4,6 @@ the panel's upsd listens on a free loopback port, and the panel reads, alerts an
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import time
@@ -25,7 +24,6 @@ from system.ups.runtime import UpsRuntime
 
 pytestmark = [
     pytest.mark.django_db,
-    pytest.mark.skipif(not Path("/lib/nut/dummy-ups").exists(), reason="needs nut-server"),
 ]
 
 
@@ -190,7 +188,6 @@ def test_other_machines_read_the_ups_with_the_monitor_user(nut: Nut, admin_clien
     assert "m0nitor!" not in admin_client.get("/system/ups/").content.decode()
 
 
-@pytest.mark.skipif(not shutil.which("upsc"), reason="needs nut-client")
 def test_a_secondary_upsmon_elsewhere_accepts_the_server(nut: Nut, tmp_path: Path) -> None:
     services.ups_update(server_enabled=True, server_address="127.0.0.1",
                         monitor_user="slave", monitor_password="m0nitor!")  # fmt: skip
@@ -275,3 +272,26 @@ def test_secrets_are_write_only_and_kept_when_left_empty(admin_client, settings,
     page = admin_client.get("/system/ups/").content.decode()
     assert "s3cret" not in page
     assert "s3cret" in (tmp_path / "ups" / "conf" / "upsmon.conf").read_text()
+
+
+def test_the_ups_figures_are_sampled_and_drawn_on_the_monitoring_page(
+    nut: Nut, admin_client
+) -> None:
+    from monitoring.metrics.services import sample_record
+
+    nut.set("OB", charge=80)
+    values = sample_record().values
+    assert (values["ups.charge"], values["ups.runtime"], values["ups.load"]) == (80, 960, 23)
+    assert values["ups.input_voltage"] == 229.5
+    page = admin_client.get("/monitoring/").content.decode()
+    assert "UPS battery and load" in page
+    assert "UPS runtime on battery" in page
+
+
+def test_without_a_ups_nothing_is_sampled_and_no_ups_graph_is_drawn(admin_client) -> None:
+    from monitoring.metrics.services import sample_record
+
+    sample = sample_record()
+    assert not [name for name in sample.values if name.startswith("ups.")]
+    assert "ups" not in sample.info["unavailable"]
+    assert "UPS battery" not in admin_client.get("/monitoring/").content.decode()

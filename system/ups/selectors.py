@@ -99,6 +99,18 @@ def ups_reading(row: UpsSettings | None = None, *, timeout: float = status.TIMEO
         return Reading(True, error=str(exc))
 
 
+def ups_gauges() -> dict[str, float]:
+    """The UPS's figures for the graphs ({} when there is no UPS or it cannot be read now:
+    the graphs then have a gap, and the page and the alerts say why)."""
+    reading = ups_reading(timeout=TILE_TIMEOUT)
+    ups = reading.status
+    if ups is None:
+        return {}
+    figures = {"ups.charge": ups.charge, "ups.runtime": ups.runtime, "ups.load": ups.load,
+               "ups.input_voltage": ups.input_voltage}  # fmt: skip
+    return {name: float(value) for name, value in figures.items() if value is not None}
+
+
 def tile_reading() -> Reading:
     """The dashboard's tile: a short wait, so an unreachable UPS never holds the page."""
     return ups_reading(timeout=TILE_TIMEOUT)

@@ -18,7 +18,6 @@ from system.ups.runtime import UpsRuntime
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not Path("/lib/nut/dummy-ups").exists(), reason="needs nut-server"),
 ]
 
 

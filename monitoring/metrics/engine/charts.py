@@ -7,7 +7,15 @@ from dataclasses import dataclass
 
 from monitoring.metrics.engine.labels import label_of, unavailable_reason
 from monitoring.metrics.engine.pools import metric
-from monitoring.metrics.engine.units import BYTES, BYTES_PER_S, COUNT, PER_S, PERCENT, RATIO
+from monitoring.metrics.engine.units import (
+    BYTES,
+    BYTES_PER_S,
+    COUNT,
+    PER_S,
+    PERCENT,
+    RATIO,
+    SECONDS,
+)
 
 NO_SWAP = "No swap: this machine has no swap space, so there is nothing to draw."
 
@@ -103,6 +111,15 @@ LOAD = Chart(
     "load",
 )
 HOST_CHARTS = (CPU, LOAD, MEMORY, SWAP, SWAP_IO, ARC, ARC_HITS, ARC_DEMAND)
+# drawn only where a UPS is measured (the system app samples it when one is set up)
+UPS_BATTERY = Chart(
+    "ups_battery", "UPS battery and load", ("ups.charge", "ups.load"),
+    ("battery charge", "load"), PERCENT, "ups",
+)  # fmt: skip
+UPS_RUNTIME = Chart(
+    "ups_runtime", "UPS runtime on battery", ("ups.runtime",), ("runtime left",), SECONDS, "ups"
+)
+UPS_CHARTS = (UPS_BATTERY, UPS_RUNTIME)
 DASHBOARD_CHARTS = (CPU, MEMORY, SWAP, ARC_HITS)
 
 

@@ -63,6 +63,7 @@ SOURCES = {
     "pools": "Pools",
     "pool_io": "Pool I/O",
     "disk_temp": "Disk temperatures",
+    "ups": "UPS",
 }
 # Why a collector whose file is missing cannot measure, instead of the file's path.
 _MISSING = {

@@ -33,6 +33,8 @@ class Sources:
     proc: str = "/proc"
     arcstats: str = arc.ARCSTATS
     disk_temperatures: disk_temp.DiskTemperatures | None = None
+    # gauges other apps measure (the UPS), by source name: an empty answer means "none here"
+    extra: Mapping[str, Callable[[], Metrics]] = field(default_factory=dict)
 
 
 @dataclass
@@ -100,7 +102,13 @@ def _collectors(src: Sources, out: Sample) -> list[tuple[str, Callable[[], Readi
         ("pools", lambda: _pools(src.pools, out)),
         ("pool_io", lambda: _pool_io(src.iostat)),
         *_disk_temp(src),
+        *((name, _gauges(read)) for name, read in src.extra.items()),
     ]
+
+
+def _gauges(read: Callable[[], Metrics]) -> Callable[[], Reading]:
+    """Another app's gauges as a reading."""
+    return lambda: Reading(gauges=read())
 
 
 def _disk_temp(src: Sources) -> list[tuple[str, Callable[[], Reading]]]:

@@ -10,6 +10,8 @@ PER_S = "/s"
 COUNT = "count"
 LOAD = "load"
 CELSIUS = "°C"
+SECONDS = "s"
+VOLTS = "V"
 
 _POOL_UNITS = {
     "size": BYTES,
@@ -40,6 +42,12 @@ def unit_of(metric: str) -> str:
         return LOAD
     if metric.startswith("disk.") and metric.endswith(".temperature"):
         return CELSIUS
+    if metric in ("ups.charge", "ups.load"):
+        return PERCENT
+    if metric == "ups.runtime":
+        return SECONDS
+    if metric == "ups.input_voltage":
+        return VOLTS
     if metric in ("swap.in", "swap.out"):
         return BYTES_PER_S
     if metric.startswith(("mem.", "swap.")) or metric in _ARC_BYTES:
