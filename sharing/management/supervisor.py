@@ -6,6 +6,7 @@ import signal
 import threading
 from collections.abc import Callable, Sequence
 
+from nasui import events
 from sharing.runtime import ApplyError, ServiceRuntime
 
 Write = Callable[[str], object]
@@ -17,9 +18,12 @@ def check(server: ServiceRuntime, *, first: bool, out: Write, err: Write) -> boo
         done = server.supervise(first=first)
     except ApplyError as exc:
         err(str(exc))
+        events.publish("service", name=server.name, label=server.label, error=str(exc))
         return False
     if done is not None:
         out(f"{server.label} service: {done}")
+        # what the supervisor did on its own (a daemon that died brought back) is news too
+        events.publish("service", name=server.name, label=server.label, did=done)
     return True
 
 

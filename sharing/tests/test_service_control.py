@@ -337,3 +337,16 @@ def test_patch_without_a_boolean_enable_is_a_400_naming_the_field(admin_client, 
 def test_the_api_needs_a_login_or_token(client, daemons):
     assert client.get("/api/services/").status_code == 401
     assert client.post("/api/services/smb/stop/").status_code == 401
+
+
+def test_service_changes_reach_the_event_stream(admin_client, smbd):
+    from nasui import events
+
+    admin_client.post("/api/services/smb/start/")
+    admin_client.post("/api/services/smb/", {"action": "stop"}, content_type=JSON)
+    SmbRuntime().control("start")
+    smbd.running = False  # smbd died: its supervisor brings it back, and says so
+    assert check(SmbRuntime(), first=False, out=lambda _: None, err=lambda _: None)
+    said = [e.data for e in events.recent(frozenset({"service"}))]
+    assert [(e["name"], e.get("running")) for e in said[:2]] == [("smb", True), ("smb", False)]
+    assert said[2] == {"name": "smb", "label": "SMB", "did": "smbd started"}
