@@ -11,7 +11,7 @@ export NASUI_DATA_DIR ?= $(CURDIR)/var
 # and the VFS modules give shares "Previous versions" (shadow_copy2), macOS support and audit.
 # smartmontools: smartctl --json (7.x) reads the disks' SMART health, temperature and self-tests.
 # openssh-client: replication reaches other boxes over ssh (the tests run their own sshd).
-RUN_DEBS := python3-venv redis-server redis-tools tgt samba samba-vfs-modules libnss-wrapper libuid-wrapper smartmontools fio openssh-client
+RUN_DEBS := python3-venv redis-server redis-tools tgt samba samba-vfs-modules libnss-wrapper libuid-wrapper smartmontools fio openssh-client nut-server nut-client
 TEST_DEBS := chromium docker-compose libiscsi-bin qemu-utils qemu-block-extra samba smbclient libnss-wrapper libuid-wrapper samba-vfs-modules libnfs-utils openssh-server oathtool prometheus nut-server nut-client
 NODE_DEBS := nodejs npm
 # UEFI firmware: test-appliance boots the image under OVMF as well as SeaBIOS.
