@@ -30,6 +30,10 @@ def test_the_badge_counts_open_alerts_and_enter_dismisses_one(logged_in) -> None
     assert nav.get_by_test_id("nav-badge").inner_text().startswith("2")
     nav.get_by_role("link", name="Alerts").click()
     page.get_by_role("heading", name="Alerts", exact=True).wait_for()
+    # the event stream has answered (open or refused): the list it reads again once is settled
+    page.wait_for_function(
+        "() => window.nasuiLive !== undefined && !document.querySelector('.htmx-request')"
+    )
     dismiss = page.get_by_role("button", name="Dismiss: Pool tank is 85% full")
     dismiss.focus()
     page.keyboard.press("Enter")
