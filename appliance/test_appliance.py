@@ -486,9 +486,8 @@ def test_a_destroyed_dataset_comes_back_from_the_second_appliance(
 
 
 def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict, other: VM) -> None:
-    """Power off (the UPS's low battery), boot again: the static address confirmed before
-    holds, and once DHCP is back the pool, the target, the SMB user, the NFS export and the data
-    are back."""
+    """Power off (ACPI), boot again: the static address confirmed before holds, and once DHCP
+    is back the pool, the target, the SMB user, the NFS export and the data are back."""
     name = network.dhcp_interface(vm, state)
     moved = network.change(api(vm, state), "nasui", [network.static(name)])
     new = network.through_new_address(vm, state)
@@ -498,12 +497,9 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict, other: VM)
     assert kept["pending"] is None, kept
     encryption.make_roots(new)  # one root opened at boot, one by its passphrase (new address)
     state["reader_token"] = roles.make_reader(new)  # a read-only panel user, before the boot
-    # The power fails: the UPS (NUT's dummy-ups) goes on battery, then low: the panel stops
-    # sharing, syncs, exports the pool and powers the box off
-    ups.use_dummy_ups(vm, state, new)
     powered_off = datetime.now(UTC)
-    seconds = ups.power_fails(vm, state, new)
-    print(f"\nUPS low battery to power-off: {seconds:.1f}s")
+    seconds = vm.shutdown()
+    print(f"\nclean power-off: {seconds:.1f}s")
     with other.paused():  # the backup box waits (a run to it waits too) while this one boots
         vm.launch()
         network.wait_answers(vm, vm.new_address_url, BOOT_TIMEOUT)  # the static address held
@@ -523,7 +519,6 @@ def test_reboot_keeps_pool_target_and_data(vm: VM, state: ResultDict, other: VM)
     )
     assert status == 200, pool
     assert pool["health"] == "ONLINE", pool
-    ups.check_after_boot(vm, state, client)  # exported at low battery, imported at boot
     assert_reads_back(vm, state)
     assert_smb_reads_back(vm, state)
     assert_nfs_reads_back(vm, state)  # nfs-server exported the panel's file again at boot
@@ -661,7 +656,11 @@ def test_a_config_backup_rebuilds_the_box_on_a_blank_stick(
     file, the snapshot task runs, the SSH host key is the one pinned, and the replication task
     reaches the backup box with its own key."""
     archive = config_backup.download(vm, state)
-    vm.shutdown()
+    # The power fails first: the UPS (NUT's dummy-ups) goes on battery (the alert rises), then
+    # low: the panel stops sharing, syncs, exports the pool and powers the box off by itself
+    seconds = ups.power_fails(vm, state, api(vm, state))
+    print(f"\nUPS low battery to power-off: {seconds:.1f}s")
+    ups.assert_shut_down_cleanly(vm)  # its record, on the old stick
     assert_data_partition_fills_the_stick(vm)  # the old stick, before it is replaced
     vm.new_stick()
     with other.paused():
@@ -681,6 +680,7 @@ def test_a_config_backup_rebuilds_the_box_on_a_blank_stick(
     assert time_now["system_time_zone"] == ZONE, time_now  # the clock's files came back too
     assert_reads_back(vm, state)  # the same target, LUN and CHAP secret
     assert_smb_reads_back(vm, state)
+    ups.assert_written_reads_back(vm, state)  # the pool, exported at low battery, imported
     assert made_since(vm, state, restarted, timeout=180), task_snapshots(vm, state)
     assert_ssh_reaches_the_pool(vm, state)  # the box's own SSH host key came back
     replication.sent_since(vm, state, restarted, timeout=240)  # and the connection's key

@@ -47,7 +47,6 @@ class VM:
         self.ssh_port = free_loopback_port()
         # The guest's 443 at NEW_ADDRESS (not DHCP's 10.0.2.15): a network change's new address.
         self.new_address_port = free_loopback_port()
-        self.new_address_ssh_port = free_loopback_port()  # its SSH server there
         self.console = workdir / "console.log"
         self.proc: subprocess.Popen[bytes] | None = None
         self.boot_seconds = 0.0  # of the current boot, once /health/ answered
@@ -91,7 +90,6 @@ class VM:
         fwd += f",hostfwd=tcp:127.0.0.1:{self.nfs_port}-:2049"
         fwd += f",hostfwd=tcp:127.0.0.1:{self.ssh_port}-:22"
         fwd += f",hostfwd=tcp:127.0.0.1:{self.new_address_port}-{NEW_ADDRESS}:443"
-        fwd += f",hostfwd=tcp:127.0.0.1:{self.new_address_ssh_port}-{NEW_ADDRESS}:22"
         argv += ["-netdev", f"user,id=n0,{fwd}", "-device", "virtio-net-pci,netdev=n0"]
         argv += ["-device", "virtio-rng-pci", "-display", "none"]
         argv += [

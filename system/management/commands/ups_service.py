@@ -13,6 +13,8 @@ from nasui.lib.commands import CommandError
 from system.ups import services
 from system.ups.runtime import UpsRuntime
 
+MAX_WAIT = 60.0  # seconds between tries of a daemon that keeps failing
+
 
 class Command(BaseCommand):
     """Supervisor of NUT: part of `make run`'s process set (nasui-ups.service on the appliance)."""
@@ -29,24 +31,32 @@ class Command(BaseCommand):
             signal.signal(sig, lambda *_: done.set())
         ups = UpsRuntime()
         self.stdout.write("UPS service: supervising NUT")
+        interval = wait = options["interval"]
         try:
             while not done.is_set():
-                self.round(ups)
-                done.wait(options["interval"])
+                # A daemon that will not stay up (a USB UPS unplugged, a simulated one's file
+                # gone) is tried less and less often, up to once a minute: a retry every two
+                # seconds would cost a small box its CPU for as long as nobody looks.
+                wait = min(wait * 2, MAX_WAIT) if self.round(ups) else interval
+                done.wait(wait)
         finally:
             stopped = ups.shutdown()
             if stopped:
                 self.stdout.write(f"UPS service: {stopped}")
 
-    def round(self, ups: UpsRuntime) -> None:
-        """One round: NUT as the settings say, then a look at the UPS."""
+    def round(self, ups: UpsRuntime) -> bool:
+        """One round: NUT as the settings say, then a look at the UPS; True when NUT was not
+        settled (something had to be started, or failed)."""
+        unsettled = True
         try:
             did = ups.supervise()
         except (CommandError, OSError) as exc:
             self.stderr.write(f"UPS service: {exc}")
         else:
+            unsettled = bool(did)
             if did:
                 self.stdout.write(f"UPS service: {did}")
         said = services.ups_watch()
         if said:
             self.stdout.write(f"UPS service: {said}")
+        return unsettled
