@@ -70,7 +70,7 @@ migrate: deps
 run: export NASUI_HTTPS ?= 0
 run: migrate
 	@echo "Serving nasui on http://$${NASUI_BIND:-127.0.0.1:8000}  (Ctrl-C stops everything)"
-	$(BIN)/honcho -f Procfile start $$(scripts/redis-if-needed.sh) web worker beat iscsi smb
+	$(BIN)/honcho -f Procfile start $$(scripts/redis-if-needed.sh) web worker beat iscsi smb ups
 
 lint: dev-deps
 	$(BIN)/ruff check .
