@@ -90,7 +90,7 @@ def test_the_pages_add_test_edit_and_remove_a_channel(admin_client, receiver) ->
         "levels": ["danger", "warning"],
         "url": receiver.url_for("/hook"),
         "method": "PUT",
-        "headers": "X-Key: k1\n",
+        "headers": "X-Key: hdr-secret-77\n",
         "body_template": '{"msg": "{{headline}}"}',
     }
     answer = admin_client.post("/alerts/channels/new/", form)
@@ -99,17 +99,17 @@ def test_the_pages_add_test_edit_and_remove_a_channel(admin_client, receiver) ->
     answer = admin_client.post(f"/alerts/channels/{channel.pk}/test/", follow=True)
     assert "Test message delivered to home" in answer.content.decode()
     request = receiver.log[0][0]
-    assert request.headers["X-Key"] == "k1"
+    assert request.headers["X-Key"] == "hdr-secret-77"
     assert request.get_json() == {"msg": "Test message from nasui"}
     # the edit form shows no secret and keeps it when left empty
     page = admin_client.get(f"/alerts/channels/{channel.pk}/").content.decode()
     assert receiver.url_for("/hook") not in page
-    assert "k1" not in page
+    assert "hdr-secret-77" not in page
     form.update(url="", headers="", name="home2")
     assert admin_client.post(f"/alerts/channels/{channel.pk}/", form).status_code == 302
     channel.refresh_from_db()
     assert channel.name == "home2"
-    assert channel.secrets["headers"] == {"X-Key": "k1"}
+    assert channel.secrets["headers"] == {"X-Key": "hdr-secret-77"}
     bad = admin_client.post(f"/alerts/channels/{channel.pk}/", form | {"body_template": "{{nope}}"})
     assert bad.status_code == 400
     assert "is not an alert field" in bad.content.decode()
