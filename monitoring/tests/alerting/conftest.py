@@ -20,8 +20,6 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from monitoring.alerting.selectors import registry
-from monitoring.metrics.engine.alerts import Alert
 from nasui.lib.net import free_loopback_port
 
 USER, PASSWORD = "owner", "s3cret-pass"
@@ -150,11 +148,3 @@ def data_dir(settings: Any, tmp_path: Path) -> Path:
     """A data directory of the test's own: an uploaded CA certificate is kept there."""
     settings.DATA_DIR = tmp_path / "data"
     return settings.DATA_DIR
-
-
-@pytest.fixture
-def fake_source(monkeypatch: pytest.MonkeyPatch) -> list[Alert]:
-    """The only registered source: it reports whatever the test puts in the returned list."""
-    current: list[Alert] = []
-    monkeypatch.setattr(registry, "SOURCES", {"fake": lambda: list(current)})
-    return current

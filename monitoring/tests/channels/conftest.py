@@ -9,9 +9,6 @@ from typing import Any
 import pytest
 from pytest_httpserver import HTTPServer
 
-from monitoring.alerting.selectors import registry
-from monitoring.metrics.engine.alerts import Alert
-
 
 @pytest.fixture
 def receiver() -> Iterator[HTTPServer]:
@@ -27,11 +24,3 @@ def receiver() -> Iterator[HTTPServer]:
 def bodies(server: HTTPServer) -> list[dict[str, Any]]:
     """The JSON bodies the server received, in order."""
     return [json.loads(request.get_data()) for request, _ in server.log]
-
-
-@pytest.fixture
-def fake_source(monkeypatch: pytest.MonkeyPatch) -> list[Alert]:
-    """The only registered alert source: it reports whatever the test puts in the list."""
-    current: list[Alert] = []
-    monkeypatch.setattr(registry, "SOURCES", {"fake": lambda: list(current)})
-    return current
