@@ -26,9 +26,14 @@ def pair(vm: VM, state: ResultDict) -> None:
     state["ssh"] = {"private": keypair.private, "host_keys": [(k.kind, k.blob) for k in named]}
 
 
+def root(vm: VM, state: ResultDict) -> ssh.Remote:
+    """Root on the appliance with the key pairing authorized, under its pinned host key."""
+    pinned = tuple(HostKey(kind, blob) for kind, blob in state["ssh"]["host_keys"])
+    return ssh.Remote("127.0.0.1", vm.ssh_port, "root", state["ssh"]["private"], pinned)
+
+
 def assert_ssh_reaches_the_pool(vm: VM, state: ResultDict, pool: str = "tank") -> None:
     """The key pairing authorized logs in as root, under the pinned host key, and sees the pool."""
-    pinned = tuple(HostKey(kind, blob) for kind, blob in state["ssh"]["host_keys"])
-    remote = ssh.Remote("127.0.0.1", vm.ssh_port, "root", state["ssh"]["private"], pinned)
+    remote = root(vm, state)
     listed = ssh.run(remote, ["zfs", "list", "-H", "-o", "name", pool], timeout=120)
     assert listed.split() == [pool], listed

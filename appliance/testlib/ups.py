@@ -21,9 +21,9 @@ from appliance.testlib.config import ResultDict
 from appliance.testlib.image import gpt_partition
 from appliance.testlib.panel import Client
 from appliance.testlib.poll import poll
+from appliance.testlib.ssh import root
 from appliance.testlib.vm import VM
 from replication.connections.engine import ssh
-from replication.connections.engine.hostkeys import HostKey
 
 DEV = "/run/nasui-ups-test.dev"
 WRITTEN = "/tank/family/written-before-the-power-failed.bin"
@@ -31,17 +31,11 @@ STATUS = "ups.status: {}\nbattery.charge: {}\nbattery.runtime: {}\nups.load: 20\
 RECORD = "/ups/shutdown.json"  # under the data partition (/var/lib/nasui)
 
 
-def _remote(vm: VM, state: ResultDict) -> ssh.Remote:
-    """Root on the appliance with the key pairing authorized, under its pinned host key."""
-    pinned = tuple(HostKey(kind, blob) for kind, blob in state["ssh"]["host_keys"])
-    return ssh.Remote("127.0.0.1", vm.ssh_port, "root", state["ssh"]["private"], pinned)
-
-
 def _power(vm: VM, state: ResultDict, flags: str, charge: int, runtime: int) -> None:
     """What the simulated UPS says from now on."""
     text = STATUS.format(flags, charge, runtime)
     script = f"printf '%s' '{text}' > {DEV}.new && mv {DEV}.new {DEV}"
-    ssh.run(_remote(vm, state), ["sh", "-c", script])
+    ssh.run(root(vm, state), ["sh", "-c", script])
 
 
 def _ups(client: Client) -> ResultDict:
@@ -71,7 +65,7 @@ def power_fails(vm: VM, state: ResultDict, client: Client) -> float:
     _power(vm, state, "OB", 60, 600)
     alerts = poll(lambda: _open_ups_alerts(client), bool, 150)
     assert any("battery" in a for a in alerts), (alerts, _ups(client))
-    remote = _remote(vm, state)
+    remote = root(vm, state)
     ssh.run(remote, ["sh", "-c", f"head -c 4M /dev/urandom > {WRITTEN}"], timeout=120)
     state["ups_written"] = ssh.run(remote, ["sha256sum", WRITTEN]).split()[0]
     _power(vm, state, "OB LB", 5, 60)
@@ -118,5 +112,5 @@ def assert_shut_down_cleanly(vm: VM) -> None:
 
 def assert_written_reads_back(vm: VM, state: ResultDict) -> None:
     """The file written on battery, just before the power went, is whole after the boot."""
-    read = ssh.run(_remote(vm, state), ["sha256sum", WRITTEN]).split()[0]
+    read = ssh.run(root(vm, state), ["sha256sum", WRITTEN]).split()[0]
     assert read == state["ups_written"]
