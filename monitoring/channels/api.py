@@ -28,8 +28,8 @@ class ChannelViewSet(ConfigViewSet):
     lookup_value_regex = r"\d+"
 
     def get_queryset(self) -> QuerySet[Channel]:
-        """Every channel by name."""
-        return Channel.objects.order_by("name")
+        """Every channel by name, with its counts of waiting and failed notices."""
+        return selectors.channels()
 
     def create_via_service(self, data: dict[str, Any]) -> Model:
         """Checked by the kind's rules."""

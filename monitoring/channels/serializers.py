@@ -127,12 +127,18 @@ class ChannelSerializer(serializers.ModelSerializer[Channel]):
         return sorted(channel.secrets)
 
     def get_waiting(self, channel: Channel) -> int:
-        """Notices waiting to be sent (or retried)."""
-        return channel.notices.filter(state=Notice.State.PENDING).count()
+        """Notices waiting to be sent (or retried): counted by the list's query when it did."""
+        return _count(channel, "waiting", Notice.State.PENDING)
 
     def get_failed(self, channel: Channel) -> int:
         """Notices not delivered after every retry."""
-        return channel.notices.filter(state=Notice.State.FAILED).count()
+        return _count(channel, "failed", Notice.State.FAILED)
+
+
+def _count(channel: Channel, annotated: str, state: str) -> int:
+    """A count selectors.channels() annotated, or one query for a channel just saved."""
+    found = getattr(channel, annotated, None)
+    return int(found) if found is not None else channel.notices.filter(state=state).count()
 
 
 class NoticeSerializer(serializers.ModelSerializer[Notice]):
